@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# edgedma: the one entry point.
+#
+#   make               module for the running kernel (or KDIR=...), library, tools
+#   make check         install what is missing, build everything, run every test
+#   make demo          boot x86_64 and arm64 guests and show edgedma at work
+#   make modules-all   the module (and test drivers) for every test kernel
+#   make guest-tools   static edgedma tool and kselftests for the guests
+#   make deps          install packages and fetch kernels (only what is missing)
+#   make clean         remove build/ except the downloaded kernels and sysroot
+#
+# Everything is built under build/ (BUILD=...).
+
+VERSION := $(shell cat VERSION)
+BUILD ?= $(CURDIR)/build
+JOBS ?= $(shell nproc)
+
+# Guest kernels: ARCH-KERNEL, fetched from Debian by tools/vm/fetch-kernels.
+TARGETS := x86_64-6.1 x86_64-6.12 arm64-6.1 arm64-6.12 arm64-6.12-16k arm64-6.12-rt
+GUEST_ARCHES := x86_64 arm64
+
+arch_of = $(firstword $(subst -, ,$(1)))
+kbuild_arch = $(if $(filter arm64,$(call arch_of,$(1))),ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+cross_cc = $(if $(filter arm64,$(1)),aarch64-linux-gnu-gcc,gcc)
+
+RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
+
+all: userspace module
+
+# ---- the module -----------------------------------------------------------
+
+module:
+ifneq ($(KDIR),)
+	$(MAKE) -C kmod KDIR=$(KDIR) EDGEDMA_VERSION=$(VERSION)
+else ifneq ($(wildcard $(RUNNING_KDIR)/Makefile),)
+	$(MAKE) -C kmod KDIR=$(RUNNING_KDIR) EDGEDMA_VERSION=$(VERSION)
+else
+	@echo "edgedma: no headers for the running kernel ($(RUNNING_KDIR));" \
+	      "skipping the module. Use KDIR=... or 'make modules-all'."
+endif
+
+# Kbuild writes objects beside the sources, so each target gets a tree of
+# links to kmod/ (and tests/drivers/) of its own.
+MODULE_RULES := $(addprefix module-,$(TARGETS))
+modules-all: $(MODULE_RULES)
+
+$(MODULE_RULES): module-%:
+	@test -f $(BUILD)/kernels/$*/.complete || \
+		{ echo "edgedma: no kernel $* in $(BUILD)/kernels (make deps)"; exit 1; }
+	@mkdir -p $(BUILD)/kmod/$* $(BUILD)/test-drivers/$*
+	@cp -rs --remove-destination $(CURDIR)/kmod/. $(BUILD)/kmod/$*/
+	@cp -rs --remove-destination $(CURDIR)/tests/drivers/. $(BUILD)/test-drivers/$*/
+	$(MAKE) -s -C $(BUILD)/kernels/$*/kdir M=$(BUILD)/kmod/$* $(call kbuild_arch,$*) \
+		EDGEDMA_VERSION=$(VERSION) modules
+	$(MAKE) -s -C $(BUILD)/kernels/$*/kdir M=$(BUILD)/test-drivers/$* $(call kbuild_arch,$*) \
+		modules
+
+# ---- userspace ------------------------------------------------------------
+
+userspace:
+	cmake -S . -B $(BUILD)/host -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD)/host -j$(JOBS)
+
+# Static programs the guests run: the edgedma tool and the kselftests.
+GUEST_RULES := $(addprefix guest-tools-,$(GUEST_ARCHES))
+guest-tools: $(GUEST_RULES)
+
+guest-cmake-args-x86_64 :=
+guest-cmake-args-arm64 := -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \
+	-DEDGEDMA_SYSROOT=$(BUILD)/sysroot-arm64
+
+$(GUEST_RULES): guest-tools-%:
+	cmake -S . -B $(BUILD)/guest-$* -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DEDGEDMA_STATIC=ON -DEDGEDMA_BUILD_TESTS=OFF $(guest-cmake-args-$*) >/dev/null
+	cmake --build $(BUILD)/guest-$* -j$(JOBS)
+	$(MAKE) -s -C tests/kselftest O=$(BUILD)/guest/$*/kselftest CC=$(call cross_cc,$*)
+	@mkdir -p $(BUILD)/guest/$*/bin
+	@cp $(BUILD)/guest-$*/tools/edgedma/edgedma $(BUILD)/guest/$*/bin/
+	@cp tests/guest/run-suite $(BUILD)/guest/$*/bin/edgedma-run-suite
+
+# ---- dependencies, tests, demo -------------------------------------------
+
+deps:
+	tools/install-deps $(BUILD)
+
+# Built in a second make so that a fresh machine installs cmake and the
+# compilers before anything needs them.
+build-all: userspace modules-all guest-tools
+
+check:
+	@$(MAKE) -s deps
+	@$(MAKE) build-all
+	tests/run-check --build $(BUILD)
+
+demo:
+	@$(MAKE) -s deps
+	@$(MAKE) build-all
+	tools/demo
+
+clean:
+	rm -rf $(BUILD)/host $(BUILD)/guest-* $(BUILD)/guest/*/bin $(BUILD)/guest/*/kselftest \
+		$(BUILD)/kmod $(BUILD)/test-drivers $(BUILD)/vm-runs
+	$(MAKE) -s -C tests/kselftest clean O=$(BUILD)/guest/x86_64/kselftest || true
+
+.PHONY: all module modules-all $(MODULE_RULES) userspace guest-tools $(GUEST_RULES) \
+	deps build-all check demo clean
