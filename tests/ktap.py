@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+"""A small KTAP/TAP reader: counts the leaf results of nested test output.
+
+Subtests print before their parent's result line, one indent level deeper,
+so a result line is a parent exactly when the result line just before it is
+deeper. Parents are not counted themselves, except a failing parent whose
+subtests all passed (a program that crashed after its last test, say).
+"""
+import re
+from dataclasses import dataclass, field
+
+RESULT = re.compile(
+    r"^(?P<indent>\s*)(?P<status>ok|not ok)\s+\d+\s*(?:-\s*)?(?P<name>[^#]*?)"
+    r"\s*(?:#\s*(?P<directive>[A-Za-z]+)?(?P<reason>.*))?$")
+
+
+@dataclass
+class Counts:
+    passed: int = 0
+    failed: int = 0
+    skipped: int = 0
+    failures: list = field(default_factory=list)
+
+    def add(self, other):
+        self.passed += other.passed
+        self.failed += other.failed
+        self.skipped += other.skipped
+        self.failures += other.failures
+
+    def fail(self, name):
+        self.failed += 1
+        self.failures.append(name)
+
+
+def count(text, prefix=""):
+    """Counts of the leaf results in KTAP text; prefix names failures."""
+    c = Counts()
+    # Results not yet claimed by a parent: (indent, failed in its subtree).
+    pending = []
+    for line in text.splitlines():
+        m = RESULT.match(line.expandtabs(8))
+        if not m:
+            continue
+        indent = len(m.group("indent"))
+        ok = m.group("status") == "ok"
+        skip = (m.group("directive") or "").upper() == "SKIP"
+        name = prefix + m.group("name").strip()
+        children = [f for d, f in pending if d > indent]
+        pending = [(d, f) for d, f in pending if d <= indent]
+        if children:
+            child_failed = any(children)
+            if not ok and not child_failed:
+                c.fail(name)
+            pending.append((indent, not ok or child_failed))
+            continue
+        if skip:
+            c.skipped += 1
+        elif ok:
+            c.passed += 1
+        else:
+            c.fail(name)
+        pending.append((indent, not ok and not skip))
+    return c
