@@ -12,6 +12,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/cache.h>
 #include <linux/capability.h>
 #include <linux/dma-mapping.h>
 #include <linux/utsname.h>
@@ -99,7 +100,8 @@ static int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, EDGEDMA_A_INFO_HOOK_MODES,
 			edgedma_hook_modes_available()) ||
 	    nla_put_u32(msg, EDGEDMA_A_INFO_PAGE_SIZE, PAGE_SIZE) ||
-	    nla_put_u32(msg, EDGEDMA_A_INFO_CACHE_LINE,
+	    nla_put_u32(msg, EDGEDMA_A_INFO_CACHE_LINE, cache_line_size()) ||
+	    nla_put_u32(msg, EDGEDMA_A_INFO_DMA_ALIGNMENT,
 			dma_get_cache_alignment()))
 		return edgedma_nl_reply_overflow(msg, info);
 

@@ -17,7 +17,12 @@
  *    -EINVAL and an extack message naming the offending attribute;
  *  - every error the module returns carries an extack message;
  *  - every command but EDGEDMA_CMD_GET_INFO needs CAP_SYS_ADMIN in the
- *    user namespace that owns the network namespace (GENL_ADMIN_PERM).
+ *    initial user namespace, held by the process that opened the socket and
+ *    by the one sending. The module checks it itself and refuses with -EPERM
+ *    and an extack message naming CAP_SYS_ADMIN (it does not use
+ *    GENL_ADMIN_PERM, which asks for CAP_NET_ADMIN and gives no message);
+ *  - an unknown command number is refused by the generic netlink core with
+ *    -EOPNOTSUPP; 6.1 and 6.12 attach no extack message to that refusal.
  *
  * Commands:
  *
@@ -30,7 +35,13 @@
  *             EDGEDMA_A_INFO_HOOK_MODES          u32, enum edgedma_hook_mode
  *                                                flags this kernel supports
  *             EDGEDMA_A_INFO_PAGE_SIZE           u32, bytes
- *             EDGEDMA_A_INFO_CACHE_LINE          u32, dma_get_cache_alignment()
+ *             EDGEDMA_A_INFO_CACHE_LINE          u32, the CPU's cache-line size
+ *                                                (cache_line_size()), bytes
+ *             EDGEDMA_A_INFO_DMA_ALIGNMENT       u32, dma_get_cache_alignment():
+ *                                                the minimum alignment the
+ *                                                kernel gives DMA buffers; 1
+ *                                                where the architecture keeps
+ *                                                caches coherent (x86)
  *
  * EDGEDMA_CMD_GET_STATS (do, CAP_SYS_ADMIN)
  *   request:  no attributes
@@ -63,6 +74,7 @@ enum {
 	EDGEDMA_A_INFO_HOOK_MODES,
 	EDGEDMA_A_INFO_PAGE_SIZE,
 	EDGEDMA_A_INFO_CACHE_LINE,
+	EDGEDMA_A_INFO_DMA_ALIGNMENT,
 
 	__EDGEDMA_A_INFO_MAX,
 	EDGEDMA_A_INFO_MAX = (__EDGEDMA_A_INFO_MAX - 1)
