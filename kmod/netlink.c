@@ -41,7 +41,7 @@ static int edgedma_nl_pre_doit(const edgedma_genl_ops_t *ops,
 	if (!(ops->internal_flags & EDGEDMA_NL_UNPRIVILEGED) &&
 	    !netlink_capable(skb, CAP_SYS_ADMIN)) {
 		atomic64_inc(&edgedma_nl_rejected);
-		GENL_SET_ERR_MSG(info, "edgedma: this command needs CAP_SYS_ADMIN");
+		GENL_SET_ERR_MSG(info, "this command needs CAP_SYS_ADMIN");
 		return -EPERM;
 	}
 	return 0;
@@ -55,13 +55,13 @@ static struct sk_buff *edgedma_nl_reply_new(struct genl_info *info, u8 cmd,
 
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg) {
-		GENL_SET_ERR_MSG(info, "edgedma: no memory for the reply");
+		GENL_SET_ERR_MSG(info, "no memory for the reply");
 		return NULL;
 	}
 	*hdr = genlmsg_put_reply(msg, info, &edgedma_family, 0, cmd);
 	if (!*hdr) {
 		nlmsg_free(msg);
-		GENL_SET_ERR_MSG(info, "edgedma: reply header does not fit");
+		GENL_SET_ERR_MSG(info, "reply header does not fit");
 		return NULL;
 	}
 	return msg;
@@ -78,7 +78,7 @@ static int edgedma_nl_reply_overflow(struct sk_buff *msg,
 				     struct genl_info *info)
 {
 	nlmsg_free(msg);
-	GENL_SET_ERR_MSG(info, "edgedma: reply does not fit in one message");
+	GENL_SET_ERR_MSG(info, "reply does not fit in one message");
 	return -EMSGSIZE;
 }
 

@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#pragma once
+
+// Everything a libedgedma user needs.
+#include <edgedma/client.hpp>
+#include <edgedma/error.hpp>
+#include <edgedma/info.hpp>

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <edgedma/export.hpp>
+
+namespace edgedma {
+
+// The module's answer to GET_INFO: what it is and what this kernel offers.
+struct Info {
+	std::string module_version;
+	std::string kernel_release; // as uname -r
+	std::string arch;           // as uname -m
+	std::uint32_t record_format = 0;
+	std::uint32_t hook_modes = 0; // bitmask of enum edgedma_hook_mode
+	std::uint32_t page_size = 0;     // bytes
+	std::uint32_t cache_line = 0;    // the CPU's, cache_line_size(), bytes
+	// dma_get_cache_alignment(): the least alignment the kernel gives DMA
+	// buffers, bytes; 1 where the architecture keeps caches coherent.
+	std::uint32_t dma_alignment = 0;
+
+	bool operator==(const Info &) const = default;
+};
+
+// The module's counters since it was loaded (GET_STATS).
+struct Stats {
+	std::uint64_t requests = 0; // netlink requests handled
+	std::uint64_t rejected = 0; // requests the module refused
+
+	bool operator==(const Stats &) const = default;
+};
+
+// Words for the hook modes set in a bitmask, in flag order: "tracepoint",
+// "kprobe". A bit this library does not know yet (a newer module) appears as
+// its hex value instead of being dropped.
+EDGEDMA_API std::vector<std::string> hook_mode_names(std::uint32_t hook_modes);
+
+} // namespace edgedma

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#pragma once
+
+// The one place libedgedma turns the module's netlink attributes into C++
+// values. Every function takes bytes already received, so all of this is
+// testable without a kernel.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <linux/netlink.h>
+
+#include <edgedma/info.hpp>
+
+namespace edgedma::detail {
+
+// The attributes of one message: a run of struct nlattr.
+using AttributeStream = std::span<const std::byte>;
+
+// The attributes after the generic netlink header of a message. Throws Error
+// (context: what) when the message is too short to hold that header.
+AttributeStream genl_attributes(const nlmsghdr &message, std::string_view what);
+
+// Decoders for each attribute set of <linux/edgedma.h>. They skip attributes
+// they do not know (a newer module may add some) and throw Error naming the
+// attribute when one is missing, repeated, or of the wrong size or type.
+Info decode_info(AttributeStream attributes);
+Stats decode_stats(AttributeStream attributes);
+
+// Record formats this library can decode.
+bool record_format_supported(std::uint32_t record_format);
+
+// What an NLMSG_ERROR message says: error 0 is an acknowledgement.
+struct KernelAck {
+	int error_number = 0; // positive errno
+	std::string message;  // NLMSGERR_ATTR_MSG, empty if absent
+	std::optional<std::uint32_t> missing_attribute; // NLMSGERR_ATTR_MISS_TYPE
+};
+
+// Decode an NLMSG_ERROR message, including the extended-ack attributes that
+// follow struct nlmsgerr (and the echoed request, unless NLM_F_CAPPED).
+// Throws Error only if struct nlmsgerr itself is cut short: a damaged extack
+// must not hide the errno, so it is ignored instead.
+KernelAck decode_ack(const nlmsghdr &error_message);
+
+} // namespace edgedma::detail

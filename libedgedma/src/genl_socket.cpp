@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include "genl_socket.hpp"
+
+#include <cerrno>
+#include <exception>
+#include <string>
+#include <system_error>
+
+#include <sys/socket.h>
+
+#include <netlink/errno.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+
+#include "decode.hpp"
+#include "errors.hpp"
+
+namespace edgedma::detail {
+namespace {
+
+constexpr std::string_view socket_context = "generic netlink";
+
+// State of one request while libnl's callbacks run. Exceptions must not
+// cross libnl's C frames, so the callbacks park them here.
+struct PendingRequest {
+	std::string_view operation;
+	const GenlSocket::ReplyHandler &on_reply;
+	bool finished = false;
+	std::exception_ptr failure;
+};
+
+int on_valid(nl_msg *message, void *argument)
+{
+	auto &request = *static_cast<PendingRequest *>(argument);
+	// After a failed reply keep reading (and ignoring) until the ack, so
+	// that the next request does not find this one's ack first.
+	if (request.failure)
+		return NL_OK;
+	try {
+		request.on_reply(*nlmsg_hdr(message));
+	} catch (...) {
+		request.failure = std::current_exception();
+	}
+	return NL_OK;
+}
+
+int on_finished(nl_msg *, void *argument)
+{
+	static_cast<PendingRequest *>(argument)->finished = true;
+	return NL_STOP;
+}
+
+// libnl passes only the struct nlmsgerr. It sits right after its netlink
+// header (libnl hands over nlmsg_data() of the message, and the length has
+// been checked against sizeof(struct nlmsgerr)), which holds the length the
+// extack attributes need.
+const nlmsghdr &message_of(const nlmsgerr &error)
+{
+	return *reinterpret_cast<const nlmsghdr *>(
+		reinterpret_cast<const unsigned char *>(&error) - NLMSG_HDRLEN);
+}
+
+int on_error(sockaddr_nl *, nlmsgerr *error, void *argument)
+{
+	auto &request = *static_cast<PendingRequest *>(argument);
+	request.finished = true;
+	try {
+		KernelAck ack = decode_ack(message_of(*error));
+		std::string kernel_message = ack.message;
+		if (kernel_message.empty() && ack.missing_attribute)
+			kernel_message = "request lacks attribute " +
+					 std::to_string(*ack.missing_attribute);
+		request.failure = std::make_exception_ptr(kernel_refusal(
+			request.operation, ack.error_number, std::move(kernel_message)));
+	} catch (...) {
+		request.failure = std::current_exception();
+	}
+	return NL_STOP;
+}
+
+} // namespace
+
+GenlSocket::GenlSocket() : socket_(nl_socket_alloc())
+{
+	if (!socket_)
+		throw Error(std::string(socket_context), "cannot allocate a socket", ENOMEM);
+	errno = 0;
+	if (int rc = genl_connect(socket_.get()); rc < 0)
+		throw libnl_failure(socket_context, "connect", rc, errno);
+
+	// libnl 3.7 has no helper for these: set them on the file descriptor.
+	enable_option(NETLINK_EXT_ACK, "NETLINK_EXT_ACK");
+	enable_option(NETLINK_CAP_ACK, "NETLINK_CAP_ACK");
+	// An ack ends every request, so a reply and a refusal end the same way.
+	nl_socket_enable_auto_ack(socket_.get());
+	// Peek at each message's size first, so a large reply is never truncated.
+	nl_socket_enable_msg_peek(socket_.get());
+}
+
+void GenlSocket::enable_option(int option, std::string_view option_name)
+{
+	int enabled = 1;
+	if (::setsockopt(nl_socket_get_fd(socket_.get()), SOL_NETLINK, option,
+			 &enabled, sizeof enabled) < 0) {
+		int error_number = errno;
+		throw Error(std::string(socket_context),
+			    "cannot enable " + std::string(option_name) + ": " +
+			    std::generic_category().message(error_number),
+			    error_number);
+	}
+}
+
+std::optional<int> GenlSocket::resolve_family(const char *name)
+{
+	errno = 0;
+	int family = genl_ctrl_resolve(socket_.get(), name);
+	// libnl reports every failure to find the family as NLE_OBJ_NOTFOUND.
+	if (family == -NLE_OBJ_NOTFOUND)
+		return std::nullopt;
+	if (family < 0)
+		throw libnl_failure(socket_context,
+				    "resolve family '" + std::string(name) + "'",
+				    family, errno);
+	return family;
+}
+
+void GenlSocket::request(int family, std::uint8_t command, std::uint8_t version,
+			 std::string_view operation,
+			 const AttributeWriter &write_attributes,
+			 const ReplyHandler &on_reply)
+{
+	MessageHandle message(nlmsg_alloc());
+	if (!message)
+		throw Error(std::string(operation), "cannot allocate the request", ENOMEM);
+	if (!genlmsg_put(message.get(), NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, 0,
+			 command, version))
+		throw Error(std::string(operation), "cannot build the request header");
+	if (write_attributes)
+		write_attributes(*message);
+
+	errno = 0;
+	if (int rc = nl_send_auto(socket_.get(), message.get()); rc < 0)
+		throw libnl_failure(operation, "send", rc, errno);
+
+	CallbacksHandle callbacks(nl_cb_alloc(NL_CB_DEFAULT));
+	if (!callbacks)
+		throw Error(std::string(operation), "cannot allocate callbacks", ENOMEM);
+	PendingRequest pending{operation, on_reply, false, nullptr};
+	nl_cb_set(callbacks.get(), NL_CB_VALID, NL_CB_CUSTOM, on_valid, &pending);
+	nl_cb_set(callbacks.get(), NL_CB_ACK, NL_CB_CUSTOM, on_finished, &pending);
+	nl_cb_set(callbacks.get(), NL_CB_FINISH, NL_CB_CUSTOM, on_finished, &pending);
+	nl_cb_err(callbacks.get(), NL_CB_CUSTOM, on_error, &pending);
+
+	while (!pending.finished) {
+		errno = 0;
+		int rc = nl_recvmsgs(socket_.get(), callbacks.get());
+		if (rc >= 0)
+			continue;
+		// A parked failure explains more than libnl's code for it.
+		if (pending.failure)
+			break;
+		throw libnl_failure(operation, "receive", rc, errno);
+	}
+	if (pending.failure)
+		std::rethrow_exception(pending.failure);
+}
+
+} // namespace edgedma::detail

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string_view>
+
+#include <linux/netlink.h>
+
+#include "nl_handles.hpp"
+
+namespace edgedma::detail {
+
+// A generic netlink socket that runs one request at a time and turns every
+// refusal by the kernel into an edgedma::Error carrying errno and the
+// kernel's extended-ack message.
+class GenlSocket {
+public:
+	// Connects, and asks the kernel for extended acks without the echoed
+	// request. Throws Error.
+	GenlSocket();
+
+	// The id of a generic netlink family, or nothing if the kernel has no
+	// family of that name.
+	std::optional<int> resolve_family(const char *name);
+
+	using AttributeWriter = std::function<void(nl_msg &request)>;
+	using ReplyHandler = std::function<void(const nlmsghdr &reply)>;
+
+	// Sends command to family, with the attributes write_attributes adds,
+	// passes each reply message to on_reply, and returns once the kernel has
+	// acknowledged the request. operation names the request in errors. An
+	// exception from on_reply is rethrown after the acknowledgement has been
+	// read, so the socket stays usable.
+	void request(int family, std::uint8_t command, std::uint8_t version,
+		     std::string_view operation,
+		     const AttributeWriter &write_attributes,
+		     const ReplyHandler &on_reply);
+
+private:
+	void enable_option(int option, std::string_view option_name);
+
+	SocketHandle socket_;
+};
+
+} // namespace edgedma::detail

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include <bit>
+#include <cstdio>
+
+#include <linux/edgedma.h>
+
+#include <edgedma/info.hpp>
+
+namespace edgedma {
+namespace {
+
+struct HookModeName {
+	std::uint32_t flag;
+	const char *name;
+};
+
+constexpr HookModeName known_hook_modes[] = {
+	{EDGEDMA_HOOK_MODE_TRACEPOINT, "tracepoint"},
+	{EDGEDMA_HOOK_MODE_KPROBE, "kprobe"},
+};
+
+std::string hex(std::uint32_t value)
+{
+	char text[sizeof "0x" + 8];
+	std::snprintf(text, sizeof text, "0x%x", value);
+	return text;
+}
+
+} // namespace
+
+std::vector<std::string> hook_mode_names(std::uint32_t hook_modes)
+{
+	std::vector<std::string> names;
+	std::uint32_t unknown = hook_modes;
+	for (const auto &mode : known_hook_modes) {
+		if (hook_modes & mode.flag)
+			names.emplace_back(mode.name);
+		unknown &= ~mode.flag;
+	}
+	for (; unknown != 0; unknown &= unknown - 1)
+		names.push_back(hex(std::uint32_t{1} << std::countr_zero(unknown)));
+	return names;
+}
+
+} // namespace edgedma

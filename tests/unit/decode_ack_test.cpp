@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <cerrno>
+#include <cstring>
+
+#include <linux/edgedma.h>
+
+#include "test_support.hpp"
+
+namespace edgedma::test {
+namespace {
+
+using detail::decode_ack;
+using detail::MessageHandle;
+
+// An NLMSG_ERROR answering request, laid out as the kernel's netlink_ack()
+// does: struct nlmsgerr, the echoed request payload unless NLM_F_CAPPED,
+// then (the caller adds them) extack attributes.
+MessageHandle error_answering(const nlmsghdr &request, int error_number,
+			      std::uint16_t flags)
+{
+	MessageHandle answer(nlmsg_alloc_simple(NLMSG_ERROR, flags));
+	if (!answer)
+		throw std::runtime_error("nlmsg_alloc_simple failed");
+	bool echo = !(flags & NLM_F_CAPPED);
+	std::size_t echoed = echo ? request.nlmsg_len - NLMSG_HDRLEN : 0;
+	auto *error = static_cast<nlmsgerr *>(
+		nlmsg_reserve(answer.get(), sizeof(nlmsgerr) + echoed, NLMSG_ALIGNTO));
+	if (!error)
+		throw std::runtime_error("nlmsg_reserve failed");
+	error->error = -error_number;
+	std::memcpy(&error->msg, &request, echo ? request.nlmsg_len : sizeof request);
+	return answer;
+}
+
+GenlMessage stats_request()
+{
+	GenlMessage request(EDGEDMA_CMD_GET_STATS);
+	// Something for the echo to carry that could be mistaken for extack.
+	request.put_string(1, "not an extack message");
+	return request;
+}
+
+TEST(DecodeAck, ReadsExtackMessageOfCappedError)
+{
+	auto request = stats_request();
+	auto answer = error_answering(request.header(), EPERM, NLM_F_CAPPED | NLM_F_ACK_TLVS);
+	check_libnl(nla_put_string(answer.get(), NLMSGERR_ATTR_MSG, "needs CAP_SYS_ADMIN"),
+		    "nla_put_string");
+
+	auto ack = decode_ack(*nlmsg_hdr(answer.get()));
+	EXPECT_EQ(ack.error_number, EPERM);
+	EXPECT_EQ(ack.message, "needs CAP_SYS_ADMIN");
+	EXPECT_FALSE(ack.missing_attribute);
+}
+
+TEST(DecodeAck, FindsExtackMessageAfterEchoedRequest)
+{
+	auto request = stats_request();
+	auto answer = error_answering(request.header(), EINVAL, NLM_F_ACK_TLVS);
+	check_libnl(nla_put_u32(answer.get(), NLMSGERR_ATTR_OFFS, 20), "nla_put_u32");
+	check_libnl(nla_put_string(answer.get(), NLMSGERR_ATTR_MSG, "unknown attribute 9"),
+		    "nla_put_string");
+
+	auto ack = decode_ack(*nlmsg_hdr(answer.get()));
+	EXPECT_EQ(ack.error_number, EINVAL);
+	EXPECT_EQ(ack.message, "unknown attribute 9");
+}
+
+TEST(DecodeAck, ReadsMissingAttributeType)
+{
+	auto request = stats_request();
+	auto answer = error_answering(request.header(), EINVAL, NLM_F_CAPPED | NLM_F_ACK_TLVS);
+	check_libnl(nla_put_u32(answer.get(), NLMSGERR_ATTR_MISS_TYPE, 3), "nla_put_u32");
+
+	auto ack = decode_ack(*nlmsg_hdr(answer.get()));
+	EXPECT_EQ(ack.missing_attribute, 3u);
+	EXPECT_EQ(ack.message, "");
+}
+
+TEST(DecodeAck, IgnoresTrailingBytesWithoutAckTlvsFlag)
+{
+	auto request = stats_request();
+	auto answer = error_answering(request.header(), ENOENT, NLM_F_CAPPED);
+	check_libnl(nla_put_string(answer.get(), NLMSGERR_ATTR_MSG, "not flagged"),
+		    "nla_put_string");
+
+	auto ack = decode_ack(*nlmsg_hdr(answer.get()));
+	EXPECT_EQ(ack.error_number, ENOENT);
+	EXPECT_EQ(ack.message, "");
+}
+
+TEST(DecodeAck, IgnoresExtackMessageWithoutNul)
+{
+	auto request = stats_request();
+	auto answer = error_answering(request.header(), EIO, NLM_F_CAPPED | NLM_F_ACK_TLVS);
+	check_libnl(nla_put(answer.get(), NLMSGERR_ATTR_MSG, 4, "oops"), "nla_put");
+
+	auto ack = decode_ack(*nlmsg_hdr(answer.get()));
+	EXPECT_EQ(ack.error_number, EIO);
+	EXPECT_EQ(ack.message, "");
+}
+
+TEST(DecodeAck, AcknowledgementCarriesNoError)
+{
+	auto request = stats_request();
+	auto answer = error_answering(request.header(), 0, NLM_F_CAPPED);
+	EXPECT_EQ(decode_ack(*nlmsg_hdr(answer.get())).error_number, 0);
+}
+
+TEST(DecodeAck, RejectsMessageTooShortForNlmsgerr)
+{
+	MessageHandle stub(nlmsg_alloc_simple(NLMSG_ERROR, 0));
+	ASSERT_TRUE(stub);
+	EXPECT_THROW(decode_ack(*nlmsg_hdr(stub.get())), Error);
+}
+
+} // namespace
+} // namespace edgedma::test

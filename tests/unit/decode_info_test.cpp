@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <array>
+#include <optional>
+
+#include <linux/edgedma.h>
+
+#include "test_support.hpp"
+
+namespace edgedma::test {
+namespace {
+
+using detail::decode_info;
+
+const Info sample_info{
+	.module_version = "0.1.0",
+	.kernel_release = "6.12.118+deb12-arm64",
+	.arch = "aarch64",
+	.record_format = EDGEDMA_RECORD_FORMAT_VERSION,
+	.hook_modes = EDGEDMA_HOOK_MODE_TRACEPOINT | EDGEDMA_HOOK_MODE_KPROBE,
+	.page_size = 16384,
+	.cache_line = 64,
+	.dma_alignment = 128,
+};
+
+struct NamedAttribute {
+	int type;
+	const char *name;
+};
+#define NAMED(type) NamedAttribute{type, #type}
+constexpr std::array info_attributes{
+	NAMED(EDGEDMA_A_INFO_MODULE_VERSION), NAMED(EDGEDMA_A_INFO_KERNEL_RELEASE),
+	NAMED(EDGEDMA_A_INFO_ARCH),           NAMED(EDGEDMA_A_INFO_RECORD_FORMAT),
+	NAMED(EDGEDMA_A_INFO_HOOK_MODES),     NAMED(EDGEDMA_A_INFO_PAGE_SIZE),
+	NAMED(EDGEDMA_A_INFO_CACHE_LINE),     NAMED(EDGEDMA_A_INFO_DMA_ALIGNMENT),
+};
+#undef NAMED
+
+// A GET_INFO reply carrying info, leaving out one attribute if asked to.
+GenlMessage info_reply(const Info &info, std::optional<int> left_out = std::nullopt)
+{
+	GenlMessage reply(EDGEDMA_CMD_GET_INFO);
+	auto wanted = [&](int type) { return type != left_out; };
+	if (wanted(EDGEDMA_A_INFO_MODULE_VERSION))
+		reply.put_string(EDGEDMA_A_INFO_MODULE_VERSION, info.module_version);
+	if (wanted(EDGEDMA_A_INFO_KERNEL_RELEASE))
+		reply.put_string(EDGEDMA_A_INFO_KERNEL_RELEASE, info.kernel_release);
+	if (wanted(EDGEDMA_A_INFO_ARCH))
+		reply.put_string(EDGEDMA_A_INFO_ARCH, info.arch);
+	if (wanted(EDGEDMA_A_INFO_RECORD_FORMAT))
+		reply.put_u32(EDGEDMA_A_INFO_RECORD_FORMAT, info.record_format);
+	if (wanted(EDGEDMA_A_INFO_HOOK_MODES))
+		reply.put_u32(EDGEDMA_A_INFO_HOOK_MODES, info.hook_modes);
+	if (wanted(EDGEDMA_A_INFO_PAGE_SIZE))
+		reply.put_u32(EDGEDMA_A_INFO_PAGE_SIZE, info.page_size);
+	if (wanted(EDGEDMA_A_INFO_CACHE_LINE))
+		reply.put_u32(EDGEDMA_A_INFO_CACHE_LINE, info.cache_line);
+	if (wanted(EDGEDMA_A_INFO_DMA_ALIGNMENT))
+		reply.put_u32(EDGEDMA_A_INFO_DMA_ALIGNMENT, info.dma_alignment);
+	return reply;
+}
+
+// The message of the Error that decoding throws, or a test failure.
+std::string decode_error(detail::AttributeStream attributes)
+{
+	try {
+		Info info = decode_info(attributes);
+		ADD_FAILURE() << "decoded without error, module_version '"
+			      << info.module_version << "'";
+	} catch (const Error &error) {
+		EXPECT_EQ(error.context(), "GET_INFO reply");
+		return error.message();
+	}
+	return {};
+}
+
+TEST(DecodeInfo, RoundTripsEveryAttribute)
+{
+	EXPECT_EQ(decode_info(info_reply(sample_info).attributes()), sample_info);
+}
+
+TEST(DecodeInfo, SkipsAttributesItDoesNotKnow)
+{
+	constexpr int from_a_newer_module = EDGEDMA_A_INFO_MAX + 1;
+	GenlMessage reply(EDGEDMA_CMD_GET_INFO);
+	reply.put_u64(from_a_newer_module, 0xdeadbeefcafe)
+		.put_string(EDGEDMA_A_INFO_MODULE_VERSION, sample_info.module_version)
+		.put_string(EDGEDMA_A_INFO_KERNEL_RELEASE, sample_info.kernel_release)
+		.put_string(from_a_newer_module + 1, "something new")
+		.put_string(EDGEDMA_A_INFO_ARCH, sample_info.arch)
+		.put_u32(EDGEDMA_A_INFO_RECORD_FORMAT, sample_info.record_format)
+		.put_u32(EDGEDMA_A_INFO_HOOK_MODES, sample_info.hook_modes)
+		.put_u32(EDGEDMA_A_INFO_PAGE_SIZE, sample_info.page_size)
+		.put_u32(EDGEDMA_A_INFO_CACHE_LINE, sample_info.cache_line)
+		.put_u32(from_a_newer_module + 2, 7)
+		.put_u32(EDGEDMA_A_INFO_DMA_ALIGNMENT, sample_info.dma_alignment);
+	EXPECT_EQ(decode_info(reply.attributes()), sample_info);
+}
+
+TEST(DecodeInfo, NamesEachMissingRequiredAttribute)
+{
+	for (const auto &attribute : info_attributes) {
+		SCOPED_TRACE(attribute.name);
+		auto reply = info_reply(sample_info, attribute.type);
+		EXPECT_EQ(decode_error(reply.attributes()),
+			  std::string("missing ") + attribute.name);
+	}
+}
+
+TEST(DecodeInfo, RejectsU32ShorterThanFourBytes)
+{
+	const std::array<std::byte, 2> two_bytes{};
+	auto reply = info_reply(sample_info, EDGEDMA_A_INFO_PAGE_SIZE);
+	reply.put_bytes(EDGEDMA_A_INFO_PAGE_SIZE, two_bytes);
+	EXPECT_EQ(decode_error(reply.attributes()),
+		  "EDGEDMA_A_INFO_PAGE_SIZE has 2 bytes, expected 4 (u32)");
+}
+
+TEST(DecodeInfo, RejectsU32SentAsU64)
+{
+	auto reply = info_reply(sample_info, EDGEDMA_A_INFO_CACHE_LINE);
+	reply.put_u64(EDGEDMA_A_INFO_CACHE_LINE, 64);
+	EXPECT_EQ(decode_error(reply.attributes()),
+		  "EDGEDMA_A_INFO_CACHE_LINE has 8 bytes, expected 4 (u32)");
+}
+
+TEST(DecodeInfo, RejectsStringWithoutTerminatingNul)
+{
+	auto reply = info_reply(sample_info, EDGEDMA_A_INFO_ARCH);
+	reply.put_text_without_nul(EDGEDMA_A_INFO_ARCH, "x86_64");
+	EXPECT_EQ(decode_error(reply.attributes()),
+		  "EDGEDMA_A_INFO_ARCH is not a NUL-terminated string");
+}
+
+TEST(DecodeInfo, RejectsIntegerWhereStringBelongs)
+{
+	auto reply = info_reply(sample_info, EDGEDMA_A_INFO_MODULE_VERSION);
+	reply.put_u32(EDGEDMA_A_INFO_MODULE_VERSION, 0x01020304);
+	EXPECT_TRUE(contains(decode_error(reply.attributes()),
+			     "EDGEDMA_A_INFO_MODULE_VERSION is not a NUL-terminated string"));
+}
+
+TEST(DecodeInfo, TakesStringUpToFirstNulOfFixedSizeBuffer)
+{
+	// A module may send utsname()->release whole: 65 bytes, NUL padded.
+	std::array<char, 65> release{};
+	sample_info.kernel_release.copy(release.data(), release.size() - 1);
+	auto reply = info_reply(sample_info, EDGEDMA_A_INFO_KERNEL_RELEASE);
+	reply.put_bytes(EDGEDMA_A_INFO_KERNEL_RELEASE, std::as_bytes(std::span(release)));
+	EXPECT_EQ(decode_info(reply.attributes()).kernel_release,
+		  sample_info.kernel_release);
+}
+
+TEST(DecodeInfo, RejectsRepeatedAttribute)
+{
+	auto reply = info_reply(sample_info);
+	reply.put_string(EDGEDMA_A_INFO_ARCH, "riscv64");
+	EXPECT_EQ(decode_error(reply.attributes()),
+		  "EDGEDMA_A_INFO_ARCH appears more than once");
+}
+
+TEST(DecodeInfo, RejectsStreamCutInsideAnAttribute)
+{
+	auto reply = info_reply(sample_info);
+	auto attributes = reply.attributes();
+	auto cut = attributes.first(attributes.size() - 2);
+	EXPECT_EQ(decode_error(cut),
+		  "6 bytes after the last attribute do not form an attribute");
+}
+
+TEST(DecodeInfo, RejectsRecordFormatItDoesNotUnderstand)
+{
+	Info from_the_future = sample_info;
+	from_the_future.record_format = EDGEDMA_RECORD_FORMAT_VERSION + 1;
+	std::string message = decode_error(info_reply(from_the_future).attributes());
+	EXPECT_TRUE(contains(message, "the module uses record format " +
+				      std::to_string(EDGEDMA_RECORD_FORMAT_VERSION + 1)));
+	EXPECT_TRUE(contains(message, "understands format " +
+				      std::to_string(EDGEDMA_RECORD_FORMAT_VERSION)));
+}
+
+TEST(DecodeInfo, RecordFormatCheckAcceptsOnlyTheHeadersVersion)
+{
+	EXPECT_TRUE(detail::record_format_supported(EDGEDMA_RECORD_FORMAT_VERSION));
+	EXPECT_FALSE(detail::record_format_supported(0));
+	EXPECT_FALSE(detail::record_format_supported(EDGEDMA_RECORD_FORMAT_VERSION + 1));
+}
+
+TEST(GenlAttributes, RejectsMessageTooShortForGenlHeader)
+{
+	detail::MessageHandle bare(nlmsg_alloc_simple(0x20, 0));
+	ASSERT_TRUE(bare);
+	try {
+		detail::genl_attributes(*nlmsg_hdr(bare.get()), "GET_INFO reply");
+		FAIL() << "a 16-byte message was accepted";
+	} catch (const Error &error) {
+		EXPECT_EQ(std::string(error.what()),
+			  "GET_INFO reply: message of 16 bytes cannot hold a generic "
+			  "netlink header");
+	}
+}
+
+TEST(GenlAttributes, StartsRightAfterGenlHeader)
+{
+	GenlMessage reply(EDGEDMA_CMD_GET_INFO);
+	reply.put_u32(EDGEDMA_A_INFO_PAGE_SIZE, 4096);
+	auto attributes = reply.attributes();
+	ASSERT_EQ(attributes.size(), sizeof(nlattr) + sizeof(std::uint32_t));
+	const auto *attribute = reinterpret_cast<const nlattr *>(attributes.data());
+	EXPECT_EQ(nla_type(attribute), EDGEDMA_A_INFO_PAGE_SIZE);
+	EXPECT_EQ(nla_get_u32(attribute), 4096u);
+}
+
+} // namespace
+} // namespace edgedma::test

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <set>
+
+#include <linux/edgedma.h>
+#include <nlohmann/json.hpp>
+
+#include "status_render.hpp"
+#include "test_support.hpp"
+
+namespace edgedma::test {
+namespace {
+
+using cli::status_json;
+using cli::status_text;
+
+const Info sample_info{
+	.module_version = "0.1.0",
+	.kernel_release = "6.1.0-28-amd64",
+	.arch = "x86_64",
+	.record_format = 1, // rendering only: any value will do
+	.hook_modes = EDGEDMA_HOOK_MODE_TRACEPOINT | EDGEDMA_HOOK_MODE_KPROBE,
+	.page_size = 4096,
+	.cache_line = 64,
+	.dma_alignment = 1,
+};
+
+std::set<std::string> keys_of(const nlohmann::json &object)
+{
+	std::set<std::string> keys;
+	for (const auto &item : object.items())
+		keys.insert(item.key());
+	return keys;
+}
+
+TEST(StatusJson, ParsesBackWithEveryKeyAndValue)
+{
+	auto parsed = nlohmann::json::parse(status_json(sample_info, std::nullopt).dump());
+
+	EXPECT_EQ(keys_of(parsed),
+		  (std::set<std::string>{"module_version", "kernel_release", "arch",
+					 "record_format", "hook_modes", "page_size",
+					 "cache_line", "dma_alignment"}));
+	EXPECT_EQ(parsed["module_version"], "0.1.0");
+	EXPECT_EQ(parsed["kernel_release"], "6.1.0-28-amd64");
+	EXPECT_EQ(parsed["arch"], "x86_64");
+	EXPECT_EQ(parsed["record_format"], 1);
+	EXPECT_EQ(parsed["hook_modes"], nlohmann::json::array({"tracepoint", "kprobe"}));
+	EXPECT_EQ(parsed["page_size"], 4096);
+	EXPECT_EQ(parsed["cache_line"], 64);
+	EXPECT_EQ(parsed["dma_alignment"], 1);
+}
+
+TEST(StatusJson, HookModesIsAnEmptyArrayWhenNoneAreOffered)
+{
+	Info without_hooks = sample_info;
+	without_hooks.hook_modes = 0;
+	auto parsed = nlohmann::json::parse(status_json(without_hooks, std::nullopt).dump());
+	EXPECT_TRUE(parsed["hook_modes"].is_array());
+	EXPECT_TRUE(parsed["hook_modes"].empty());
+}
+
+TEST(StatusJson, CarriesStatsOnlyWhenRead)
+{
+	Stats stats{.requests = 12, .rejected = 0x1'0000'0000};
+	auto parsed = nlohmann::json::parse(status_json(sample_info, stats).dump());
+	EXPECT_EQ(parsed["stats"]["requests"], 12);
+	EXPECT_EQ(parsed["stats"]["rejected"], 0x1'0000'0000);
+}
+
+TEST(StatusText, ShowsEveryFactWithUnits)
+{
+	std::string text = status_text(sample_info, std::nullopt);
+	EXPECT_EQ(text, "module version:       0.1.0\n"
+			"kernel:               6.1.0-28-amd64\n"
+			"arch:                 x86_64\n"
+			"record format:        1\n"
+			"hook modes:           tracepoint, kprobe\n"
+			"page size:            4096 bytes\n"
+			"CPU cache line:       64 bytes\n"
+			"DMA buffer alignment: 1 byte\n");
+}
+
+TEST(StatusText, SaysNoneWithoutHookModesAndShowsStats)
+{
+	Info without_hooks = sample_info;
+	without_hooks.hook_modes = 0;
+	std::string text = status_text(without_hooks, Stats{.requests = 5, .rejected = 1});
+	EXPECT_TRUE(contains(text, "hook modes:           none\n"));
+	EXPECT_TRUE(contains(text, "requests handled:     5\n"));
+	EXPECT_TRUE(contains(text, "requests rejected:    1\n"));
+}
+
+} // namespace
+} // namespace edgedma::test

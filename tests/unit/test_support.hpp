@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+#pragma once
+
+// Building generic netlink messages in memory with libnl, as the module
+// would send them, and a substring check with a readable failure.
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+
+#include <edgedma/error.hpp>
+
+#include "decode.hpp"
+#include "nl_handles.hpp"
+
+namespace edgedma::test {
+
+inline void check_libnl(int rc, const char *what)
+{
+	if (rc < 0)
+		throw std::runtime_error(std::string(what) + " failed: " + nl_geterror(rc));
+}
+
+// A reply of the edgedma family: netlink header, genl header, attributes.
+class GenlMessage {
+public:
+	explicit GenlMessage(std::uint8_t command) : message_(nlmsg_alloc())
+	{
+		constexpr int any_family_id = 0x20;
+		if (!message_ ||
+		    !genlmsg_put(message_.get(), NL_AUTO_PORT, NL_AUTO_SEQ, any_family_id,
+				 0, 0, command, 1))
+			throw std::runtime_error("cannot build a genl message");
+	}
+
+	GenlMessage &put_string(int type, const std::string &value)
+	{
+		check_libnl(nla_put_string(message_.get(), type, value.c_str()), "nla_put_string");
+		return *this;
+	}
+	GenlMessage &put_u32(int type, std::uint32_t value)
+	{
+		check_libnl(nla_put_u32(message_.get(), type, value), "nla_put_u32");
+		return *this;
+	}
+	GenlMessage &put_u64(int type, std::uint64_t value)
+	{
+		check_libnl(nla_put_u64(message_.get(), type, value), "nla_put_u64");
+		return *this;
+	}
+	// Any payload, for attributes of the wrong size or type.
+	GenlMessage &put_bytes(int type, std::span<const std::byte> payload)
+	{
+		check_libnl(nla_put(message_.get(), type, static_cast<int>(payload.size()),
+				    payload.data()),
+			    "nla_put");
+		return *this;
+	}
+	GenlMessage &put_text_without_nul(int type, std::string_view text)
+	{
+		return put_bytes(type, std::as_bytes(std::span(text.data(), text.size())));
+	}
+
+	const nlmsghdr &header() const { return *nlmsg_hdr(message_.get()); }
+	detail::AttributeStream attributes() const
+	{
+		return detail::genl_attributes(header(), "test message");
+	}
+
+private:
+	detail::MessageHandle message_;
+};
+
+inline ::testing::AssertionResult contains(std::string_view text, std::string_view part)
+{
+	if (text.find(part) != std::string_view::npos)
+		return ::testing::AssertionSuccess();
+	return ::testing::AssertionFailure()
+	       << '"' << text << "\" does not contain \"" << part << '"';
+}
+
+} // namespace edgedma::test

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0
+#pragma once
+
+#include <functional>
+#include <string_view>
+
+namespace CLI {
+class App;
+}
+
+namespace edgedma::cli {
+
+// What a subcommand does once the command line is parsed; returns the exit
+// status. Failures are thrown (edgedma::Error) and reported by main().
+using Action = std::function<int()>;
+
+// Adds a subcommand's options to its CLI::App and returns its action.
+using Setup = Action (*)(CLI::App &command);
+
+struct Subcommand {
+	std::string_view name;
+	std::string_view description;
+	Setup setup;
+};
+
+Action setup_status(CLI::App &command);
+
+} // namespace edgedma::cli

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <edgedma/info.hpp>
+
+namespace edgedma::cli {
+
+// `edgedma status --json`: module_version, kernel_release, arch,
+// record_format, hook_modes (array of words), page_size, cache_line,
+// dma_alignment, and "stats" {requests, rejected} when the counters were read.
+nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> &stats);
+
+// `edgedma status`: one aligned "label: value" line per fact.
+std::string status_text(const Info &info, const std::optional<Stats> &stats);
+
+} // namespace edgedma::cli
