@@ -18,6 +18,9 @@ JOBS ?= $(shell nproc)
 
 # Guest kernels: ARCH-KERNEL, fetched from Debian by tools/vm/fetch-kernels.
 TARGETS := x86_64-6.1 x86_64-6.12 arm64-6.1 arm64-6.12 arm64-6.12-16k arm64-6.12-rt
+# The debug lane: 6.1 with KASAN, lockdep and kmemleak, built from Debian's
+# linux-source-6.1 by tools/vm/build-debug-kernel (make deps), not fetched.
+TARGETS += x86_64-6.1-debug
 GUEST_ARCHES := x86_64 arm64
 
 arch_of = $(firstword $(subst -, ,$(1)))
@@ -78,6 +81,7 @@ $(GUEST_RULES): guest-tools-%:
 	@mkdir -p $(BUILD)/guest/$*/bin
 	@cp $(BUILD)/guest-$*/tools/edgedma/edgedma $(BUILD)/guest/$*/bin/
 	@cp tests/guest/run-suite $(BUILD)/guest/$*/bin/edgedma-run-suite
+	@cp tests/guest/kmemleak-check $(BUILD)/guest/$*/bin/edgedma-kmemleak-check
 
 # ---- dependencies, tests, demo -------------------------------------------
 

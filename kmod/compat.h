@@ -9,6 +9,9 @@
 #ifndef _EDGEDMA_COMPAT_H
 #define _EDGEDMA_COMPAT_H
 
+#include <linux/dma-mapping.h>
+#include <linux/kprobes.h>
+#include <linux/ptrace.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
 
@@ -17,13 +20,115 @@
 #endif
 
 /*
+ * Where the dump start callback has no extack (6.1), an error it returns
+ * reaches userspace without its message; dumps then refuse in their first
+ * dumpit call, whose error and extack arrive in NLMSG_DONE.
+ */
+#ifdef EDGEDMA_HAVE_DUMP_START_EXTACK
+#define EDGEDMA_DUMP_START_HAS_EXTACK	true
+#else
+#define EDGEDMA_DUMP_START_HAS_EXTACK	false
+#endif
+
+/*
  * 6.2 split genetlink operations into do and dump halves; pre_doit() gets
  * the split form from then on.
  */
 #ifdef EDGEDMA_HAVE_GENL_SPLIT_OPS
 typedef struct genl_split_ops edgedma_genl_ops_t;
+
+/* The attributes of a dump request, validated against the op's policy. */
+static inline const struct nlattr *const *
+edgedma_genl_dumpit_attrs(const struct genl_dumpit_info *info)
+{
+	return (const struct nlattr *const *)info->info.attrs;
+}
 #else
 typedef struct genl_ops edgedma_genl_ops_t;
+
+static inline const struct nlattr *const *
+edgedma_genl_dumpit_attrs(const struct genl_dumpit_info *info)
+{
+	return (const struct nlattr *const *)info->attrs;
+}
 #endif
+
+/*
+ * compat.c: what the module needs from the kernel that is not exported.
+ * Looked up once at load through kallsyms; absent pieces turn the checks
+ * that need them off rather than failing the load.
+ */
+int edgedma_compat_init(void);
+/* [start, end) of a kernel function by name (kallsyms); process context. */
+bool edgedma_function_range(const char *name, unsigned long *start,
+			    unsigned long *end);
+/* Kernel text or read-only data of the kernel image. */
+bool edgedma_phys_in_kernel_rodata(u64 phys, u64 size);
+/*
+ * The physical address behind a DMA address on the direct (no IOMMU)
+ * path; ~0ULL where the device has a DMA range map, which only the
+ * kernel's own unexported helper can translate.
+ */
+u64 edgedma_direct_dma_to_phys(struct device *dev, u64 dma_addr);
+
+/*
+ * 6.11 made dma_sync_single_for_cpu() and the three other syncs inline
+ * wrappers that return at once for devices needing no sync
+ * (dev->dma_skip_sync); the exported functions behind them, which both
+ * hook modes see, are __dma_sync_*(), and exist only with
+ * CONFIG_DMA_NEED_SYNC. Before 6.11 the public names were the functions.
+ * EDGEDMA_HAVE_DMA_SYNC_HOOKS says whether there is anything to hook.
+ */
+#ifdef EDGEDMA_HAVE_DMA_SYNC_WRAPPERS
+#ifdef CONFIG_DMA_NEED_SYNC
+#define EDGEDMA_HAVE_DMA_SYNC_HOOKS
+#define edgedma_dma_sync_single_for_cpu		__dma_sync_single_for_cpu
+#define edgedma_dma_sync_single_for_device	__dma_sync_single_for_device
+#define edgedma_dma_sync_sg_for_cpu		__dma_sync_sg_for_cpu
+#define edgedma_dma_sync_sg_for_device		__dma_sync_sg_for_device
+#endif
+#else
+#define EDGEDMA_HAVE_DMA_SYNC_HOOKS
+#define edgedma_dma_sync_single_for_cpu		dma_sync_single_for_cpu
+#define edgedma_dma_sync_single_for_device	dma_sync_single_for_device
+#define edgedma_dma_sync_sg_for_cpu		dma_sync_sg_for_cpu
+#define edgedma_dma_sync_sg_for_device		dma_sync_sg_for_device
+#endif
+
+#ifdef CONFIG_KRETPROBES
+/*
+ * Where a kretprobed function returns to. 5.19 moved kretprobes onto
+ * rethook on some architectures and added get_kretprobe_retaddr() to hide
+ * where the address is kept.
+ */
+static inline unsigned long
+edgedma_kretprobe_return_address(struct kretprobe_instance *ri)
+{
+#ifdef EDGEDMA_HAVE_GET_KRETPROBE_RETADDR
+	return get_kretprobe_retaddr(ri);
+#else
+	return (unsigned long)ri->ret_addr;
+#endif
+}
+#endif
+
+/*
+ * The return address of a function whose kprobe fired at its entry, before
+ * the function touched the stack or the link register: where the caller
+ * resumes. It sits where the kernel's own kretprobes read it from: the top
+ * of the stack on x86_64, the link register on arm64. 0 (unknown) on other
+ * architectures.
+ */
+static inline unsigned long
+edgedma_kprobe_entry_return_address(struct pt_regs *regs)
+{
+#if defined(CONFIG_X86_64)
+	return *(unsigned long *)kernel_stack_pointer(regs);
+#elif defined(CONFIG_ARM64)
+	return procedure_link_pointer(regs);
+#else
+	return 0;
+#endif
+}
 
 #endif /* _EDGEDMA_COMPAT_H */

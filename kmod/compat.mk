@@ -19,6 +19,25 @@ endif
 ccflags-$(call edgedma_header_has,include/net/genetlink.h,struct genl_split_ops) += \
 	-DEDGEDMA_HAVE_GENL_SPLIT_OPS
 
-# dma trace events (dma_map_page, ...) exist from 6.12 on.
-ccflags-$(call edgedma_have_header,include/trace/events/dma.h) += \
-	-DEDGEDMA_HAVE_DMA_TRACE_EVENTS
+# After 6.1 (6.12 has it): the dump start callback gets the request's extack
+# (netlink_dump_control.extack); before, an error it returns reaches
+# userspace without its message.
+ccflags-$(shell sed -n '/^struct netlink_dump_control {/,/^};/p' \
+	$(srctree)/include/linux/netlink.h 2>/dev/null | grep -q netlink_ext_ack && echo y) += \
+	-DEDGEDMA_HAVE_DUMP_START_EXTACK
+
+# 6.12: the dma trace events (dma_map_page, ...). Kbuild also reads
+# edgedma_dma_trace_events to build hook_tracepoint.o only where they exist.
+edgedma_dma_trace_events := $(call edgedma_have_header,include/trace/events/dma.h)
+ccflags-$(edgedma_dma_trace_events) += -DEDGEDMA_HAVE_DMA_TRACE_EVENTS
+
+# 6.11: dma_sync_single_for_cpu() and the three other syncs became inline
+# wrappers that skip devices needing no sync; the exported functions, the
+# ones a kprobe can hook, are __dma_sync_*() since.
+ccflags-$(call edgedma_header_has,include/linux/dma-mapping.h,void __dma_sync_single_for_cpu) += \
+	-DEDGEDMA_HAVE_DMA_SYNC_WRAPPERS
+
+# 5.19: get_kretprobe_retaddr(), when kretprobes moved onto rethook and the
+# return address left struct kretprobe_instance on some architectures.
+ccflags-$(call edgedma_header_has,include/linux/kprobes.h,get_kretprobe_retaddr) += \
+	-DEDGEDMA_HAVE_GET_KRETPROBE_RETADDR

@@ -12,11 +12,57 @@
 #error "EDGEDMA_VERSION is set by Kbuild from the top-level VERSION file"
 #endif
 
-/* hook.c: how the module can attach to the DMA-mapping API on this kernel. */
-u32 edgedma_hook_modes_available(void);
+struct device;
+struct scatterlist;
 
-/* netlink.c: the generic netlink family. */
-int edgedma_netlink_init(void);
-void edgedma_netlink_exit(void);
+/*
+ * One call into the DMA-mapping API, as a hook saw it. Hooks fill what
+ * their mechanism gives them and hand it to edgedma_track_call(); both hook
+ * modes must produce the same records for the same call.
+ *
+ * Which fields each kind (enum edgedma_call_kind) fills:
+ *   MAP_PAGE       dev dma_addr size dir attrs phys [cpu_addr]
+ *   UNMAP_PAGE     dev dma_addr size dir attrs
+ *   MAP_SG         dev sgl nents mapped_nents dir attrs
+ *   UNMAP_SG       dev sgl nents dir attrs
+ *   MAP_RESOURCE   dev dma_addr size dir attrs phys
+ *   UNMAP_RESOURCE dev dma_addr size dir attrs
+ *   ALLOC_COHERENT dev dma_addr size attrs cpu_addr [phys]   (dir = DMA_BIDIRECTIONAL)
+ *   FREE_COHERENT  dev dma_addr size attrs cpu_addr           (dir = DMA_BIDIRECTIONAL)
+ *   ALLOC_PAGES    dev dma_addr size dir phys [cpu_addr]
+ *   FREE_PAGES     dev dma_addr size dir phys
+ *   SYNC_SINGLE_*  dev dma_addr size dir
+ *   SYNC_SG_*      dev sgl nents dir
+ * A map or alloc that failed (DMA_MAPPING_ERROR, NULL, 0 entries) is not
+ * reported at all. caller is the return address into the code that called
+ * the DMA API (the driver), or 0 when the hook cannot tell.
+ */
+struct edgedma_call {
+	u32 kind;
+	u32 dir;			/* enum dma_data_direction */
+	struct device *dev;
+	u64 dma_addr;
+	u64 size;
+	u64 phys;			/* EDGEDMA_NO_PHYS when unknown */
+	const void *cpu_addr;		/* NULL when unknown */
+	struct scatterlist *sgl;
+	int nents;			/* sg: entries the caller passed */
+	int mapped_nents;		/* map_sg: entries the API returned */
+	unsigned long attrs;
+	unsigned long caller;
+};
+
+#define EDGEDMA_NO_PHYS	(~0ULL)
+
+/* Called by the hooks, in any context but NMI; never sleeps. */
+void edgedma_track_call(const struct edgedma_call *call);
+
+/* hook.c: attaching to the DMA-mapping API. */
+u32 edgedma_hook_modes_available(void);
+int edgedma_hook_start(void);		/* in the mode the hook= parameter asks */
+void edgedma_hook_stop(void);
+u32 edgedma_hook_mode_active(void);	/* enum edgedma_hook_mode, 0 if none */
+u64 edgedma_hook_missed(void);		/* calls the hooks could not see */
+
 
 #endif /* _EDGEDMA_H */

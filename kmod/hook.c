@@ -1,47 +1,160 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Which ways of hooking the DMA-mapping API this kernel offers.
+ * Attaching to the DMA-mapping API: which ways this kernel offers, the
+ * hook= and hook_floor= parameters, and starting and stopping the way
+ * chosen.
  *
- * Tracepoint mode needs the kernel's dma trace events (6.12 on) and finds
- * them at run time, since their symbols are not exported. Kprobe mode needs
- * kprobes and kretprobes built in.
+ * Tracepoint mode (hook_tracepoint.c) needs the kernel's dma trace events
+ * (6.12 on) and finds them at run time, since their symbols are not
+ * exported. Kprobe mode (hook_kprobe.c) needs kprobes and kretprobes built
+ * in. Both hand identical records to edgedma_track_call().
  */
-#include <linux/kprobes.h>
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/string.h>
-#include <linux/tracepoint.h>
 #include <uapi/linux/edgedma.h>
 
 #include "compat.h"
 #include "edgedma.h"
+#include "hook.h"
 
-#ifdef EDGEDMA_HAVE_DMA_TRACE_EVENTS
-static void edgedma_find_dma_map_page(struct tracepoint *tp, void *found)
+enum edgedma_hook_request {
+	EDGEDMA_HOOK_AUTO,
+	EDGEDMA_HOOK_TRACEPOINT,
+	EDGEDMA_HOOK_KPROBE,
+};
+
+static const char * const edgedma_hook_names[] = {
+	[EDGEDMA_HOOK_AUTO] = "auto",
+	[EDGEDMA_HOOK_TRACEPOINT] = "tracepoint",
+	[EDGEDMA_HOOK_KPROBE] = "kprobe",
+};
+
+static unsigned int edgedma_hook_request = EDGEDMA_HOOK_AUTO;
+static bool edgedma_hook_floor;
+static u32 edgedma_hook_active;
+
+static int edgedma_hook_param_set(const char *val,
+				  const struct kernel_param *kp)
 {
-	if (!strcmp(tp->name, "dma_map_page"))
-		*(bool *)found = true;
+	int i = sysfs_match_string(edgedma_hook_names, val);
+
+	if (i < 0)
+		return -EINVAL;
+	*(unsigned int *)kp->arg = i;
+	return 0;
 }
 
-static bool edgedma_dma_tracepoints_present(void)
+static int edgedma_hook_param_get(char *buffer, const struct kernel_param *kp)
 {
-	bool found = false;
+	return scnprintf(buffer, PAGE_SIZE, "%s\n",
+			 edgedma_hook_names[*(unsigned int *)kp->arg]);
+}
 
-	for_each_kernel_tracepoint(edgedma_find_dma_map_page, &found);
-	return found;
-}
-#else
-static bool edgedma_dma_tracepoints_present(void)
-{
-	return false;
-}
-#endif
+static const struct kernel_param_ops edgedma_hook_param_ops = {
+	.set = edgedma_hook_param_set,
+	.get = edgedma_hook_param_get,
+};
+
+module_param_cb(hook, &edgedma_hook_param_ops, &edgedma_hook_request, 0444);
+MODULE_PARM_DESC(hook, "how to hook the DMA-mapping API: auto (default: tracepoint where the kernel has the dma trace events, else kprobe), tracepoint or kprobe");
+module_param_named(hook_floor, edgedma_hook_floor, bool, 0444);
+MODULE_PARM_DESC(hook_floor, "attach the same probes with empty handlers that report nothing (measures the hook's own cost)");
 
 u32 edgedma_hook_modes_available(void)
 {
 	u32 modes = 0;
 
-	if (edgedma_dma_tracepoints_present())
+	if (edgedma_tracepoint_present())
 		modes |= EDGEDMA_HOOK_MODE_TRACEPOINT;
 	if (IS_ENABLED(CONFIG_KPROBES) && IS_ENABLED(CONFIG_KRETPROBES))
 		modes |= EDGEDMA_HOOK_MODE_KPROBE;
 	return modes;
+}
+
+static const char *edgedma_hook_mode_name(u32 mode)
+{
+	return mode == EDGEDMA_HOOK_MODE_TRACEPOINT ? "tracepoint" : "kprobe";
+}
+
+/* The mode hook= asks for, or 0 with the reason logged. */
+static u32 edgedma_hook_mode_wanted(void)
+{
+	u32 available = edgedma_hook_modes_available();
+
+	switch (edgedma_hook_request) {
+	case EDGEDMA_HOOK_TRACEPOINT:
+		if (available & EDGEDMA_HOOK_MODE_TRACEPOINT)
+			return EDGEDMA_HOOK_MODE_TRACEPOINT;
+		pr_err("hook=tracepoint: this kernel has no dma trace events (they came in 6.12); use hook=kprobe or hook=auto\n");
+		return 0;
+	case EDGEDMA_HOOK_KPROBE:
+		if (available & EDGEDMA_HOOK_MODE_KPROBE)
+			return EDGEDMA_HOOK_MODE_KPROBE;
+		pr_err("hook=kprobe: this kernel is built without kprobes or kretprobes (CONFIG_KPROBES, CONFIG_KRETPROBES); use hook=tracepoint or hook=auto\n");
+		return 0;
+	default:
+		if (available & EDGEDMA_HOOK_MODE_TRACEPOINT)
+			return EDGEDMA_HOOK_MODE_TRACEPOINT;
+		if (available & EDGEDMA_HOOK_MODE_KPROBE)
+			return EDGEDMA_HOOK_MODE_KPROBE;
+		pr_err("hook=auto: this kernel has neither dma trace events nor kprobes with kretprobes: nothing to hook the DMA-mapping API with\n");
+		return 0;
+	}
+}
+
+int edgedma_hook_start(void)
+{
+	u32 mode = edgedma_hook_mode_wanted();
+	int err;
+
+	if (!mode)
+		return -EOPNOTSUPP;
+
+	if (mode == EDGEDMA_HOOK_MODE_TRACEPOINT)
+		err = edgedma_tracepoint_start(edgedma_hook_floor);
+	else
+		err = edgedma_kprobe_start(edgedma_hook_floor);
+	if (err) {
+		pr_err("cannot hook the DMA-mapping API in %s mode: %d\n",
+		       edgedma_hook_mode_name(mode), err);
+		return err;
+	}
+
+	WRITE_ONCE(edgedma_hook_active, mode);
+	pr_info("hooked the DMA-mapping API in %s mode%s\n",
+		edgedma_hook_mode_name(mode),
+		edgedma_hook_floor ? " with empty handlers (hook_floor)" : "");
+	return 0;
+}
+
+void edgedma_hook_stop(void)
+{
+	switch (edgedma_hook_active) {
+	case EDGEDMA_HOOK_MODE_TRACEPOINT:
+		edgedma_tracepoint_stop();
+		break;
+	case EDGEDMA_HOOK_MODE_KPROBE:
+		edgedma_kprobe_stop();
+		break;
+	}
+	WRITE_ONCE(edgedma_hook_active, 0);
+}
+
+u32 edgedma_hook_mode_active(void)
+{
+	return READ_ONCE(edgedma_hook_active);
+}
+
+/*
+ * Calls the hooks could not see: kretprobes that found all their
+ * instances busy (maxactive) and kprobes that fired inside another kprobe
+ * handler (e.g. a DMA call from an interrupt taken in one). Tracepoints
+ * miss nothing.
+ */
+u64 edgedma_hook_missed(void)
+{
+	return edgedma_kprobe_missed();
 }

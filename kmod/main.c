@@ -3,7 +3,8 @@
  * edgedma: find unsafe DMA on the kernel you already run.
  *
  * Module entry and exit. Each concern lives in its own file; this one only
- * brings them up in order and takes them down in reverse.
+ * brings them up in order and takes them down in reverse. The hooks come
+ * last and go first, so nothing they feed is ever missing.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -11,21 +12,60 @@
 #include <linux/utsname.h>
 
 #include "compat.h"
+#include "devices.h"
 #include "edgedma.h"
+#include "findings.h"
+#include "leaks.h"
+#include "maptrack.h"
+#include "netlink.h"
+#include "vmalloc_pages.h"
 
 static int __init edgedma_init(void)
 {
 	int err;
 
-	err = edgedma_netlink_init();
+	err = edgedma_compat_init();
 	if (err)
 		goto err_out;
+	err = edgedma_devices_init();
+	if (err)
+		goto err_out;
+	err = edgedma_maptrack_init();
+	if (err)
+		goto err_devices;
+	err = edgedma_findings_init();
+	if (err)
+		goto err_maptrack;
+	err = edgedma_netlink_init();
+	if (err)
+		goto err_findings;
+	err = edgedma_leaks_init();
+	if (err)
+		goto err_netlink;
+	err = edgedma_vmalloc_pages_init();
+	if (err)
+		goto err_leaks;
+	err = edgedma_hook_start();
+	if (err)
+		goto err_vmalloc;
 
-	pr_info("version %s loaded on %s, hook modes available 0x%x\n",
+	pr_info("version %s loaded on %s, hook mode %u (available 0x%x)\n",
 		EDGEDMA_VERSION, init_utsname()->release,
-		edgedma_hook_modes_available());
+		edgedma_hook_mode_active(), edgedma_hook_modes_available());
 	return 0;
 
+err_vmalloc:
+	edgedma_vmalloc_pages_exit();
+err_leaks:
+	edgedma_leaks_exit();
+err_netlink:
+	edgedma_netlink_exit();
+err_findings:
+	edgedma_findings_exit();
+err_maptrack:
+	edgedma_maptrack_exit();
+err_devices:
+	edgedma_devices_exit();
 err_out:
 	pr_err("failed to load: %d\n", err);
 	return err;
@@ -33,7 +73,14 @@ err_out:
 
 static void __exit edgedma_exit(void)
 {
+	edgedma_hook_stop();
+	edgedma_vmalloc_pages_exit();
+	edgedma_leaks_exit();
+	/* Before the family goes: the sender uses it. */
+	edgedma_findings_exit();
 	edgedma_netlink_exit();
+	edgedma_maptrack_exit();
+	edgedma_devices_exit();
 	pr_info("unloaded\n");
 }
 

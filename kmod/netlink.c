@@ -15,12 +15,20 @@
 #include <linux/cache.h>
 #include <linux/capability.h>
 #include <linux/dma-mapping.h>
+#include <linux/slab.h>
 #include <linux/utsname.h>
+#include <linux/dma-map-ops.h>
 #include <net/genetlink.h>
 #include <uapi/linux/edgedma.h>
 
 #include "compat.h"
+#include "checks.h"
+#include "devices.h"
 #include "edgedma.h"
+#include "findings.h"
+#include "maptrack.h"
+#include "netlink.h"
+#include "policy.h"
 
 /* genl_ops.internal_flags: the command may be used without CAP_SYS_ADMIN. */
 #define EDGEDMA_NL_UNPRIVILEGED	BIT(0)
@@ -32,19 +40,72 @@ static atomic64_t edgedma_nl_rejected = ATOMIC64_INIT(0);
 static const struct nla_policy edgedma_get_info_policy[EDGEDMA_A_INFO_MAX + 1];
 static const struct nla_policy edgedma_get_stats_policy[EDGEDMA_A_STATS_MAX + 1];
 
+static const struct nla_policy edgedma_findings_get_policy[EDGEDMA_A_FINDING_MAX + 1] = {
+	[EDGEDMA_A_FINDING_SEQ] = { .type = NLA_U64 },
+};
+
+static const struct nla_policy edgedma_mappings_get_policy[EDGEDMA_A_MAPPING_MAX + 1] = {
+	[EDGEDMA_A_MAPPING_DEVICE] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
+};
+
+static const struct nla_policy edgedma_policy_set_policy[EDGEDMA_A_POLICY_MAX + 1] = {
+	[EDGEDMA_A_POLICY_DEVICE] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
+	[EDGEDMA_A_POLICY_DRIVER] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
+	[EDGEDMA_A_POLICY_ADDR_ALIGN] = { .type = NLA_U32 },
+	[EDGEDMA_A_POLICY_LEN_ALIGN] = { .type = NLA_U32 },
+	[EDGEDMA_A_POLICY_COHERENCY] = NLA_POLICY_RANGE(NLA_U32, EDGEDMA_COHERENCY_AUTO,
+							 EDGEDMA_COHERENCY_NONCOHERENT),
+	[EDGEDMA_A_POLICY_CHECKS] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy edgedma_policy_name_policy[EDGEDMA_A_POLICY_MAX + 1] = {
+	[EDGEDMA_A_POLICY_DEVICE] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
+	[EDGEDMA_A_POLICY_DRIVER] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
+};
+
 static struct genl_family edgedma_family;
+
+static const struct genl_multicast_group edgedma_mcgrps[] = {
+	{ .name = EDGEDMA_MCGRP_EVENTS },
+};
+
+static int edgedma_nl_require_admin(const struct sk_buff *skb,
+				    struct netlink_ext_ack *extack)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return 0;
+	atomic64_inc(&edgedma_nl_rejected);
+	NL_SET_ERR_MSG(extack, "this command needs CAP_SYS_ADMIN");
+	return -EPERM;
+}
+
+/*
+ * Dumps bypass pre_doit: their start callback checks the same things, or
+ * their dumpit does where start cannot report why (compat.h).
+ */
+static int edgedma_nl_dump_start(struct netlink_callback *cb)
+{
+	atomic64_inc(&edgedma_nl_requests);
+	cb->args[0] = 0;
+	if (!EDGEDMA_DUMP_START_HAS_EXTACK)
+		return 0;
+	return edgedma_nl_require_admin(cb->skb, cb->extack);
+}
+
+static int edgedma_nl_dump_refused(struct netlink_callback *cb)
+{
+	if (EDGEDMA_DUMP_START_HAS_EXTACK)
+		return 0;
+	return edgedma_nl_require_admin(cb->skb, cb->extack);
+}
 
 static int edgedma_nl_pre_doit(const edgedma_genl_ops_t *ops,
 			       struct sk_buff *skb, struct genl_info *info)
 {
 	atomic64_inc(&edgedma_nl_requests);
-	if (!(ops->internal_flags & EDGEDMA_NL_UNPRIVILEGED) &&
-	    !netlink_capable(skb, CAP_SYS_ADMIN)) {
-		atomic64_inc(&edgedma_nl_rejected);
-		GENL_SET_ERR_MSG(info, "this command needs CAP_SYS_ADMIN");
-		return -EPERM;
-	}
-	return 0;
+	if (ops->internal_flags & EDGEDMA_NL_UNPRIVILEGED)
+		return 0;
+	return edgedma_nl_require_admin(skb, info->extack);
 }
 
 /* Start a reply to the request in @info; on failure say why in extack. */
@@ -82,6 +143,355 @@ static int edgedma_nl_reply_overflow(struct sk_buff *msg,
 	return -EMSGSIZE;
 }
 
+static int edgedma_put_u64(struct sk_buff *msg, int type, u64 value, int pad)
+{
+	return nla_put_u64_64bit(msg, type, value, pad);
+}
+
+/* ---- findings -------------------------------------------------------- */
+
+static int edgedma_nl_put_finding(struct sk_buff *msg, const struct edgedma_finding *f)
+{
+	if (edgedma_put_u64(msg, EDGEDMA_A_FINDING_SEQ, f->seq, EDGEDMA_A_FINDING_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_FINDING_TIME_NS, f->time_ns,
+			    EDGEDMA_A_FINDING_PAD) ||
+	    nla_put_u32(msg, EDGEDMA_A_FINDING_KIND, f->kind) ||
+	    nla_put_u32(msg, EDGEDMA_A_FINDING_CALL, f->call) ||
+	    nla_put_string(msg, EDGEDMA_A_FINDING_DEVICE, f->device) ||
+	    nla_put_string(msg, EDGEDMA_A_FINDING_DRIVER, f->driver) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_FINDING_DMA_ADDR, f->dma_addr,
+			    EDGEDMA_A_FINDING_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_FINDING_SIZE, f->size, EDGEDMA_A_FINDING_PAD) ||
+	    nla_put_u32(msg, EDGEDMA_A_FINDING_DIR, f->dir) ||
+	    (f->phys != EDGEDMA_NO_PHYS &&
+	     edgedma_put_u64(msg, EDGEDMA_A_FINDING_CPU_PHYS, f->phys,
+			     EDGEDMA_A_FINDING_PAD)) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_FINDING_CALLER, f->caller,
+			    EDGEDMA_A_FINDING_PAD) ||
+	    (f->map_caller &&
+	     edgedma_put_u64(msg, EDGEDMA_A_FINDING_MAP_CALLER, f->map_caller,
+			     EDGEDMA_A_FINDING_PAD)) ||
+	    nla_put_string(msg, EDGEDMA_A_FINDING_DETAIL, f->detail))
+		return -EMSGSIZE;
+	return 0;
+}
+
+int edgedma_nl_notify_finding(const struct edgedma_finding *f)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&edgedma_family, &init_net, 0))
+		return 0;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put(msg, 0, 0, &edgedma_family, 0, EDGEDMA_CMD_FINDING);
+	if (!hdr || edgedma_nl_put_finding(msg, f)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&edgedma_family, msg, 0, 0, GFP_KERNEL);
+	return 0;
+}
+
+static const struct nlattr *const *edgedma_dump_attrs(struct netlink_callback *cb)
+{
+	return edgedma_genl_dumpit_attrs(genl_dumpit_info(cb));
+}
+
+static int edgedma_nl_findings_start(struct netlink_callback *cb)
+{
+	const struct nlattr *const *attrs = edgedma_dump_attrs(cb);
+	int err = edgedma_nl_dump_start(cb);
+
+	if (err)
+		return err;
+	cb->args[0] = attrs[EDGEDMA_A_FINDING_SEQ] ?
+		      nla_get_u64(attrs[EDGEDMA_A_FINDING_SEQ]) : 1;
+	return 0;
+}
+
+static int edgedma_nl_findings_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct edgedma_finding *f;
+	int err = edgedma_nl_dump_refused(cb);
+
+	if (err)
+		return err;
+	f = kmalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	while (edgedma_finding_get(cb->args[0], f)) {
+		void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, &edgedma_family,
+					NLM_F_MULTI, EDGEDMA_CMD_FINDINGS_GET);
+
+		if (!hdr || edgedma_nl_put_finding(skb, f)) {
+			if (hdr)
+				genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = f->seq + 1;
+	}
+	kfree(f);
+	return err ?: skb->len;
+}
+
+/* ---- mappings -------------------------------------------------------- */
+
+struct edgedma_mapping_dump {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+	const char *device;
+};
+
+static bool edgedma_nl_put_mapping(const struct edgedma_mapping *m, void *arg)
+{
+	struct edgedma_mapping_dump *d = arg;
+	struct sk_buff *skb = d->skb;
+	void *hdr;
+
+	if (d->device && strcmp(d->device, m->devrec->name))
+		return true;
+	hdr = genlmsg_put(skb, NETLINK_CB(d->cb->skb).portid, d->cb->nlh->nlmsg_seq,
+			  &edgedma_family, NLM_F_MULTI, EDGEDMA_CMD_MAPPINGS_GET);
+	if (!hdr)
+		return false;
+	if (nla_put_string(skb, EDGEDMA_A_MAPPING_DEVICE, m->devrec->name) ||
+	    nla_put_string(skb, EDGEDMA_A_MAPPING_DRIVER, m->devrec->driver) ||
+	    nla_put_u32(skb, EDGEDMA_A_MAPPING_CALL, m->kind) ||
+	    edgedma_put_u64(skb, EDGEDMA_A_MAPPING_DMA_ADDR, m->dma_addr,
+			    EDGEDMA_A_MAPPING_PAD) ||
+	    edgedma_put_u64(skb, EDGEDMA_A_MAPPING_SIZE, m->size, EDGEDMA_A_MAPPING_PAD) ||
+	    nla_put_u32(skb, EDGEDMA_A_MAPPING_DIR, m->dir) ||
+	    edgedma_put_u64(skb, EDGEDMA_A_MAPPING_ATTRS, m->attrs, EDGEDMA_A_MAPPING_PAD) ||
+	    (m->phys != EDGEDMA_NO_PHYS &&
+	     edgedma_put_u64(skb, EDGEDMA_A_MAPPING_CPU_PHYS, m->phys,
+			     EDGEDMA_A_MAPPING_PAD)) ||
+	    (m->cpu_virt &&
+	     edgedma_put_u64(skb, EDGEDMA_A_MAPPING_CPU_VIRT, m->cpu_virt,
+			     EDGEDMA_A_MAPPING_PAD)) ||
+	    edgedma_put_u64(skb, EDGEDMA_A_MAPPING_CALLER, m->caller,
+			    EDGEDMA_A_MAPPING_PAD) ||
+	    edgedma_put_u64(skb, EDGEDMA_A_MAPPING_TIME_NS, m->time_ns,
+			    EDGEDMA_A_MAPPING_PAD) ||
+	    (m->kind == EDGEDMA_CALL_MAP_SG &&
+	     (nla_put_u32(skb, EDGEDMA_A_MAPPING_SG_INDEX, m->sg_index) ||
+	      nla_put_u32(skb, EDGEDMA_A_MAPPING_SG_COUNT, m->sg_count)))) {
+		genlmsg_cancel(skb, hdr);
+		return false;
+	}
+	genlmsg_end(skb, hdr);
+	return true;
+}
+
+static int edgedma_nl_mappings_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct nlattr *const *attrs = edgedma_dump_attrs(cb);
+	struct edgedma_mapping_dump d = { .skb = skb, .cb = cb };
+	unsigned long pos = cb->args[0];
+	int err = edgedma_nl_dump_refused(cb);
+
+	if (err)
+		return err;
+	if (attrs[EDGEDMA_A_MAPPING_DEVICE])
+		d.device = nla_data(attrs[EDGEDMA_A_MAPPING_DEVICE]);
+	edgedma_maptrack_walk(&pos, edgedma_nl_put_mapping, &d);
+	if (pos == cb->args[0] && skb->len == 0 && pos >> 16 < (1UL << 14))
+		return -EMSGSIZE;	/* one record larger than a whole message */
+	cb->args[0] = pos;
+	return skb->len;
+}
+
+/* ---- policy ---------------------------------------------------------- */
+
+/* Exactly one of DEVICE or DRIVER names what a policy command is about. */
+static int edgedma_policy_target(struct genl_info *info, const char **name,
+				 bool *is_driver)
+{
+	struct nlattr *dev = info->attrs[EDGEDMA_A_POLICY_DEVICE];
+	struct nlattr *drv = info->attrs[EDGEDMA_A_POLICY_DRIVER];
+
+	if (!!dev == !!drv) {
+		GENL_SET_ERR_MSG(info, "give exactly one of a device or a driver name");
+		return -EINVAL;
+	}
+	*is_driver = !!drv;
+	*name = nla_data(drv ?: dev);
+	if (!**name) {
+		NL_SET_ERR_MSG_ATTR(info->extack, drv ?: dev, "empty name");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int edgedma_get_align(struct genl_info *info, int type, u32 *out)
+{
+	struct nlattr *a = info->attrs[type];
+
+	if (!a)
+		return 0;
+	*out = nla_get_u32(a);
+	if (!*out || !is_power_of_2(*out) || *out > SZ_1G) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "alignment must be a power of two from 1 to 1 GiB");
+		return -EINVAL;
+	}
+	return 1;
+}
+
+static int edgedma_nl_policy_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edgedma_policy_rule rule = {};
+	const char *name;
+	int err, got;
+
+	err = edgedma_policy_target(info, &name, &rule.is_driver);
+	if (err)
+		return err;
+	strscpy(rule.name, name, sizeof(rule.name));
+
+	got = edgedma_get_align(info, EDGEDMA_A_POLICY_ADDR_ALIGN, &rule.addr_align);
+	if (got < 0)
+		return got;
+	if (got)
+		rule.set |= EDGEDMA_RULE_ADDR_ALIGN;
+	got = edgedma_get_align(info, EDGEDMA_A_POLICY_LEN_ALIGN, &rule.len_align);
+	if (got < 0)
+		return got;
+	if (got)
+		rule.set |= EDGEDMA_RULE_LEN_ALIGN;
+	if (info->attrs[EDGEDMA_A_POLICY_COHERENCY]) {
+		rule.coherency = nla_get_u32(info->attrs[EDGEDMA_A_POLICY_COHERENCY]);
+		rule.set |= EDGEDMA_RULE_COHERENCY;
+	}
+	if (info->attrs[EDGEDMA_A_POLICY_CHECKS]) {
+		rule.checks = nla_get_u32(info->attrs[EDGEDMA_A_POLICY_CHECKS]);
+		if (rule.checks & ~EDGEDMA_CHECKS_ALL) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[EDGEDMA_A_POLICY_CHECKS],
+					    "unknown check bits");
+			return -EINVAL;
+		}
+		rule.set |= EDGEDMA_RULE_CHECKS;
+	}
+	if (!rule.set) {
+		GENL_SET_ERR_MSG(info, "nothing to set: give an alignment, coherency or checks");
+		return -EINVAL;
+	}
+	err = edgedma_policy_set(&rule);
+	if (err == -ENOSPC)
+		GENL_SET_ERR_MSG(info, "all policy rules are in use; delete one first");
+	return err;
+}
+
+static int edgedma_nl_policy_del(struct sk_buff *skb, struct genl_info *info)
+{
+	const char *name;
+	bool is_driver;
+	int err;
+
+	err = edgedma_policy_target(info, &name, &is_driver);
+	if (err)
+		return err;
+	err = edgedma_policy_del(name, is_driver);
+	if (err)
+		GENL_SET_ERR_MSG(info, "no policy set for that name");
+	return err;
+}
+
+static int edgedma_put_rule(struct sk_buff *msg, const struct edgedma_policy_rule *r)
+{
+	if (nla_put_string(msg, r->is_driver ? EDGEDMA_A_POLICY_DRIVER :
+			   EDGEDMA_A_POLICY_DEVICE, r->name) ||
+	    ((r->set & EDGEDMA_RULE_ADDR_ALIGN) &&
+	     nla_put_u32(msg, EDGEDMA_A_POLICY_ADDR_ALIGN, r->addr_align)) ||
+	    ((r->set & EDGEDMA_RULE_LEN_ALIGN) &&
+	     nla_put_u32(msg, EDGEDMA_A_POLICY_LEN_ALIGN, r->len_align)) ||
+	    ((r->set & EDGEDMA_RULE_COHERENCY) &&
+	     nla_put_u32(msg, EDGEDMA_A_POLICY_COHERENCY, r->coherency)) ||
+	    ((r->set & EDGEDMA_RULE_CHECKS) &&
+	     nla_put_u32(msg, EDGEDMA_A_POLICY_CHECKS, r->checks)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int edgedma_nl_policy_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edgedma_policy effective;
+	struct device *dev;
+	struct sk_buff *msg;
+	const char *name;
+	bool is_driver;
+	void *hdr;
+	int err;
+
+	err = edgedma_policy_target(info, &name, &is_driver);
+	if (err)
+		return err;
+	if (is_driver) {
+		GENL_SET_ERR_MSG(info, "the policy in force is per device: name a device, or dump for driver rules");
+		return -EINVAL;
+	}
+	dev = edgedma_find_device_by_name(name);
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[EDGEDMA_A_POLICY_DEVICE],
+				    "no device of that name on the PCI or platform bus");
+		return -ENODEV;
+	}
+	edgedma_policy_resolve(dev, &effective);
+	msg = edgedma_nl_reply_new(info, EDGEDMA_CMD_POLICY_GET, &hdr);
+	if (!msg) {
+		put_device(dev);
+		return -ENOMEM;
+	}
+	err = nla_put_string(msg, EDGEDMA_A_POLICY_DEVICE, dev_name(dev)) ||
+	      nla_put_u32(msg, EDGEDMA_A_POLICY_ADDR_ALIGN, effective.addr_align) ||
+	      nla_put_u32(msg, EDGEDMA_A_POLICY_LEN_ALIGN, effective.len_align) ||
+	      nla_put_u32(msg, EDGEDMA_A_POLICY_COHERENCY,
+			  !effective.coherent_overridden ? EDGEDMA_COHERENCY_AUTO :
+			  effective.coherent ? EDGEDMA_COHERENCY_COHERENT :
+			  EDGEDMA_COHERENCY_NONCOHERENT) ||
+	      nla_put_u32(msg, EDGEDMA_A_POLICY_CHECKS, effective.checks) ||
+	      nla_put_u32(msg, EDGEDMA_A_POLICY_DEV_COHERENT, dev_is_dma_coherent(dev)) ||
+	      edgedma_put_u64(msg, EDGEDMA_A_POLICY_DMA_MASK,
+			      dev->dma_mask ? *dev->dma_mask : 0, EDGEDMA_A_POLICY_PAD) ||
+	      edgedma_put_u64(msg, EDGEDMA_A_POLICY_SEG_BOUNDARY,
+			      dma_get_seg_boundary(dev), EDGEDMA_A_POLICY_PAD) ||
+	      nla_put_u32(msg, EDGEDMA_A_POLICY_MAX_SEG_SIZE, dma_get_max_seg_size(dev)) ||
+	      nla_put_u32(msg, EDGEDMA_A_POLICY_CACHE_LINE, cache_line_size());
+	put_device(dev);
+	if (err)
+		return edgedma_nl_reply_overflow(msg, info);
+	return edgedma_nl_reply_send(msg, hdr, info);
+}
+
+static int edgedma_nl_policy_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct edgedma_policy_rule r;
+	int err = edgedma_nl_dump_refused(cb);
+
+	if (err)
+		return err;
+	while (edgedma_policy_rule_get(cb->args[0], &r)) {
+		void *hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, &edgedma_family,
+					NLM_F_MULTI, EDGEDMA_CMD_POLICY_GET);
+
+		if (!hdr || edgedma_put_rule(skb, &r)) {
+			if (hdr)
+				genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0]++;
+	}
+	return skb->len;
+}
+
 static int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 {
 	struct new_utsname *uts = utsname();
@@ -102,7 +512,8 @@ static int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, EDGEDMA_A_INFO_PAGE_SIZE, PAGE_SIZE) ||
 	    nla_put_u32(msg, EDGEDMA_A_INFO_CACHE_LINE, cache_line_size()) ||
 	    nla_put_u32(msg, EDGEDMA_A_INFO_DMA_ALIGNMENT,
-			dma_get_cache_alignment()))
+			dma_get_cache_alignment()) ||
+	    nla_put_u32(msg, EDGEDMA_A_INFO_HOOK_MODE, edgedma_hook_mode_active()))
 		return edgedma_nl_reply_overflow(msg, info);
 
 	return edgedma_nl_reply_send(msg, hdr, info);
@@ -117,12 +528,28 @@ static int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		return -ENOMEM;
 
-	if (nla_put_u64_64bit(msg, EDGEDMA_A_STATS_REQUESTS,
-			      atomic64_read(&edgedma_nl_requests),
-			      EDGEDMA_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, EDGEDMA_A_STATS_REJECTED,
-			      atomic64_read(&edgedma_nl_rejected),
-			      EDGEDMA_A_STATS_PAD))
+	if (edgedma_put_u64(msg, EDGEDMA_A_STATS_REQUESTS,
+			    atomic64_read(&edgedma_nl_requests), EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_REJECTED,
+			    atomic64_read(&edgedma_nl_rejected), EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_CALLS, edgedma_checks_calls(),
+			    EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_MAPPINGS_LIVE,
+			    edgedma_maptrack_live(), EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_POOL_SIZE,
+			    edgedma_maptrack_pool_size(), EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_POOL_EXHAUSTED,
+			    edgedma_maptrack_exhausted(), EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_FINDINGS,
+			    edgedma_findings_last_seq(), EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_EVENTS_DROPPED,
+			    edgedma_findings_events_dropped(), EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_UNTRACKED_DEVICES,
+			    edgedma_devices_untracked(), EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_HOOK_MISSED,
+			    edgedma_hook_missed(), EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_UNSEEN_MAPPINGS,
+			    edgedma_checks_unseen(), EDGEDMA_A_STATS_PAD))
 		return edgedma_nl_reply_overflow(msg, info);
 
 	return edgedma_nl_reply_send(msg, hdr, info);
@@ -142,6 +569,40 @@ static const struct genl_ops edgedma_nl_ops[] = {
 		.policy = edgedma_get_stats_policy,
 		.maxattr = EDGEDMA_A_STATS_MAX,
 	},
+	{
+		.cmd = EDGEDMA_CMD_FINDINGS_GET,
+		.start = edgedma_nl_findings_start,
+		.dumpit = edgedma_nl_findings_dump,
+		.policy = edgedma_findings_get_policy,
+		.maxattr = EDGEDMA_A_FINDING_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_MAPPINGS_GET,
+		.start = edgedma_nl_dump_start,
+		.dumpit = edgedma_nl_mappings_dump,
+		.policy = edgedma_mappings_get_policy,
+		.maxattr = EDGEDMA_A_MAPPING_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_POLICY_SET,
+		.doit = edgedma_nl_policy_set,
+		.policy = edgedma_policy_set_policy,
+		.maxattr = EDGEDMA_A_POLICY_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_POLICY_GET,
+		.doit = edgedma_nl_policy_get,
+		.start = edgedma_nl_dump_start,
+		.dumpit = edgedma_nl_policy_dump,
+		.policy = edgedma_policy_name_policy,
+		.maxattr = EDGEDMA_A_POLICY_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_POLICY_DEL,
+		.doit = edgedma_nl_policy_del,
+		.policy = edgedma_policy_name_policy,
+		.maxattr = EDGEDMA_A_POLICY_MAX,
+	},
 };
 
 static struct genl_family edgedma_family __ro_after_init = {
@@ -151,6 +612,8 @@ static struct genl_family edgedma_family __ro_after_init = {
 	.ops = edgedma_nl_ops,
 	.n_ops = ARRAY_SIZE(edgedma_nl_ops),
 	.pre_doit = edgedma_nl_pre_doit,
+	.mcgrps = edgedma_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(edgedma_mcgrps),
 	.parallel_ops = true,
 };
 

@@ -4,13 +4,47 @@
 #include <optional>
 
 #include <linux/edgedma.h>
+#include <netlink/attr.h>
 
 #include <edgedma/error.hpp>
 
 #include "decode.hpp"
+#include "errors.hpp"
 #include "genl_socket.hpp"
 
 namespace edgedma {
+namespace {
+
+void put_string(nl_msg &request, std::string_view operation, int type,
+		const std::string &value)
+{
+	if (int rc = nla_put_string(&request, type, value.c_str()); rc < 0)
+		throw detail::libnl_failure(operation, "add an attribute", rc, 0);
+}
+
+void put_u32(nl_msg &request, std::string_view operation, int type, std::uint32_t value)
+{
+	if (int rc = nla_put_u32(&request, type, value); rc < 0)
+		throw detail::libnl_failure(operation, "add an attribute", rc, 0);
+}
+
+// The u64 attributes of requests need no padding attribute: the module's
+// policy (NLA_U64) accepts them unaligned, as nla_put_u64() sends them.
+void put_u64(nl_msg &request, std::string_view operation, int type, std::uint64_t value)
+{
+	if (int rc = nla_put_u64(&request, type, value); rc < 0)
+		throw detail::libnl_failure(operation, "add an attribute", rc, 0);
+}
+
+void put_target(nl_msg &request, std::string_view operation, const PolicyTarget &target)
+{
+	put_string(request, operation,
+		   target.kind == PolicyTarget::Kind::driver ? EDGEDMA_A_POLICY_DRIVER
+							     : EDGEDMA_A_POLICY_DEVICE,
+		   target.name);
+}
+
+} // namespace
 
 // Hidden: nested in an exported class it would otherwise be exported too.
 class __attribute__((visibility("hidden"))) Client::Connection {
@@ -24,20 +58,51 @@ public:
 		family_ = *id;
 	}
 
-	// Runs a command that takes no attributes and answers with one message.
+	// Runs a command that answers with one message.
 	template <typename Decode>
-	auto ask(std::uint8_t command, std::string_view operation, Decode decode)
+	auto ask(std::uint8_t command, std::string_view operation, Decode decode,
+		 const detail::GenlSocket::AttributeWriter &write = {})
 	{
-		std::optional<decltype(decode(detail::AttributeStream{}))> answer;
+		std::optional<decltype(decode(detail::AttributeStream{}, ""))> answer;
 		std::string reply_name = std::string(operation) + " reply";
-		socket_.request(family_, command, EDGEDMA_FAMILY_VERSION, operation, {},
+		socket_.request(family_, command, EDGEDMA_FAMILY_VERSION, operation, write,
 				[&](const nlmsghdr &reply) {
-					answer = decode(detail::genl_attributes(reply, reply_name));
+					answer = decode(detail::genl_attributes(reply, reply_name),
+							reply_name);
 				});
 		if (!answer)
 			throw Error(std::string(operation),
 				    "the module acknowledged without a reply");
 		return std::move(*answer);
+	}
+
+	// Runs a command that answers with nothing but its acknowledgement.
+	void tell(std::uint8_t command, std::string_view operation,
+		  const detail::GenlSocket::AttributeWriter &write)
+	{
+		std::string reply_name = std::string(operation) + " reply";
+		socket_.request(family_, command, EDGEDMA_FAMILY_VERSION, operation, write,
+				[&](const nlmsghdr &) {
+					throw detail::malformed(reply_name,
+								"the module answered a command "
+								"that has no reply");
+				});
+	}
+
+	// Runs a dump and decodes every message of it.
+	template <typename Decode>
+	auto dump(std::uint8_t command, std::string_view operation, Decode decode,
+		  const detail::GenlSocket::AttributeWriter &write = {})
+	{
+		std::vector<decltype(decode(detail::AttributeStream{}, ""))> records;
+		std::string reply_name = std::string(operation) + " reply";
+		socket_.dump(family_, command, EDGEDMA_FAMILY_VERSION, operation, write,
+			     [&](const nlmsghdr &reply) {
+				     records.push_back(decode(
+					     detail::genl_attributes(reply, reply_name),
+					     reply_name));
+			     });
+		return records;
 	}
 
 private:
@@ -52,12 +117,78 @@ Client &Client::operator=(Client &&) noexcept = default;
 
 Info Client::get_info()
 {
-	return connection_->ask(EDGEDMA_CMD_GET_INFO, "GET_INFO", detail::decode_info);
+	return connection_->ask(EDGEDMA_CMD_GET_INFO, "GET_INFO",
+				[](detail::AttributeStream attributes, std::string_view) {
+					return detail::decode_info(attributes);
+				});
 }
 
 Stats Client::get_stats()
 {
-	return connection_->ask(EDGEDMA_CMD_GET_STATS, "GET_STATS", detail::decode_stats);
+	return connection_->ask(EDGEDMA_CMD_GET_STATS, "GET_STATS",
+				[](detail::AttributeStream attributes, std::string_view) {
+					return detail::decode_stats(attributes);
+				});
+}
+
+std::vector<Finding> Client::findings(std::uint64_t from_seq)
+{
+	constexpr std::string_view operation = "FINDINGS_GET";
+	return connection_->dump(EDGEDMA_CMD_FINDINGS_GET, operation, detail::decode_finding,
+				 [&](nl_msg &request) {
+					 put_u64(request, operation, EDGEDMA_A_FINDING_SEQ,
+						 from_seq);
+				 });
+}
+
+std::vector<Mapping> Client::mappings(const std::optional<std::string> &device)
+{
+	constexpr std::string_view operation = "MAPPINGS_GET";
+	return connection_->dump(EDGEDMA_CMD_MAPPINGS_GET, operation, detail::decode_mapping,
+				 [&](nl_msg &request) {
+					 if (device)
+						 put_string(request, operation,
+							    EDGEDMA_A_MAPPING_DEVICE, *device);
+				 });
+}
+
+void Client::policy_set(const PolicyChange &change)
+{
+	constexpr std::string_view operation = "POLICY_SET";
+	connection_->tell(EDGEDMA_CMD_POLICY_SET, operation, [&](nl_msg &request) {
+		put_target(request, operation, change.target);
+		auto put = [&](int type, const std::optional<std::uint32_t> &value) {
+			if (value)
+				put_u32(request, operation, type, *value);
+		};
+		put(EDGEDMA_A_POLICY_ADDR_ALIGN, change.addr_align);
+		put(EDGEDMA_A_POLICY_LEN_ALIGN, change.len_align);
+		put(EDGEDMA_A_POLICY_COHERENCY, change.coherency);
+		put(EDGEDMA_A_POLICY_CHECKS, change.checks);
+	});
+}
+
+Policy Client::policy_get(const std::string &device)
+{
+	constexpr std::string_view operation = "POLICY_GET";
+	return connection_->ask(EDGEDMA_CMD_POLICY_GET, operation, detail::decode_policy,
+				[&](nl_msg &request) {
+					put_target(request, operation,
+						   {PolicyTarget::Kind::device, device});
+				});
+}
+
+std::vector<Policy> Client::policy_list()
+{
+	return connection_->dump(EDGEDMA_CMD_POLICY_GET, "POLICY_GET", detail::decode_policy);
+}
+
+void Client::policy_del(const PolicyTarget &target)
+{
+	constexpr std::string_view operation = "POLICY_DEL";
+	connection_->tell(EDGEDMA_CMD_POLICY_DEL, operation, [&](nl_msg &request) {
+		put_target(request, operation, target);
+	});
 }
 
 } // namespace edgedma

@@ -17,46 +17,127 @@ namespace edgedma::detail {
 namespace {
 
 // Where an attribute's value goes in its record. The member's type is the
-// attribute's wire type; monostate marks an attribute that is known but
-// carries nothing to keep (padding).
-template <typename Record, typename... WireTypes>
-using Destination = std::variant<std::monostate, WireTypes Record::*...>;
+// attribute's wire type (std::optional of it for attributes the module may
+// leave out); monostate marks an attribute that is known but carries
+// nothing to keep (padding).
+template <typename Record>
+using Destination = std::variant<std::monostate, std::string Record::*,
+				 std::uint32_t Record::*, std::uint64_t Record::*,
+				 std::optional<std::uint32_t> Record::*,
+				 std::optional<std::uint64_t> Record::*>;
 
 enum class Presence { required, optional };
 
-template <typename Record, typename DestinationType> struct AttributeRule {
+template <typename Record> struct AttributeRule {
 	using RecordType = Record;
 
 	int type;
 	std::string_view name;
-	DestinationType destination;
+	Destination<Record> destination;
 	Presence presence;
 };
-
-using InfoRule = AttributeRule<Info, Destination<Info, std::string, std::uint32_t>>;
-using StatsRule = AttributeRule<Stats, Destination<Stats, std::uint64_t>>;
 
 // An attribute number with its name as spelled in <linux/edgedma.h>, so
 // errors name the attribute the way the header and the spec do.
 #define EDGEDMA_ATTRIBUTE(type) type, #type
+#define EDGEDMA_PAD(type) {type, #type, std::monostate{}, Presence::optional}
 
-const std::array<InfoRule, 8> info_rules{{
-	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_MODULE_VERSION), &Info::module_version, Presence::required},
-	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_KERNEL_RELEASE), &Info::kernel_release, Presence::required},
-	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_ARCH), &Info::arch, Presence::required},
-	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_RECORD_FORMAT), &Info::record_format, Presence::required},
-	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_MODES), &Info::hook_modes, Presence::required},
-	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_PAGE_SIZE), &Info::page_size, Presence::required},
-	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_CACHE_LINE), &Info::cache_line, Presence::required},
-	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_DMA_ALIGNMENT), &Info::dma_alignment, Presence::required},
+using enum Presence;
+
+const std::array<AttributeRule<Info>, 9> info_rules{{
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_MODULE_VERSION), &Info::module_version, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_KERNEL_RELEASE), &Info::kernel_release, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_ARCH), &Info::arch, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_RECORD_FORMAT), &Info::record_format, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_MODES), &Info::hook_modes, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_PAGE_SIZE), &Info::page_size, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_CACHE_LINE), &Info::cache_line, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_DMA_ALIGNMENT), &Info::dma_alignment, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_MODE), &Info::hook_mode, required},
 }};
 
-const std::array<StatsRule, 3> stats_rules{{
-	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_PAD), std::monostate{}, Presence::optional},
-	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REQUESTS), &Stats::requests, Presence::required},
-	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REJECTED), &Stats::rejected, Presence::required},
+const std::array<AttributeRule<Stats>, 12> stats_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_STATS_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REQUESTS), &Stats::requests, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REJECTED), &Stats::rejected, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_CALLS), &Stats::calls, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_MAPPINGS_LIVE), &Stats::mappings_live, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_POOL_SIZE), &Stats::pool_size, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_POOL_EXHAUSTED), &Stats::pool_exhausted, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_FINDINGS), &Stats::findings, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_EVENTS_DROPPED), &Stats::events_dropped, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_UNTRACKED_DEVICES), &Stats::untracked_devices,
+	 required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_HOOK_MISSED), &Stats::hook_missed, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_UNSEEN_MAPPINGS), &Stats::unseen_mappings, required},
 }};
 
+const std::array<AttributeRule<Finding>, 14> finding_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_FINDING_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_SEQ), &Finding::seq, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_TIME_NS), &Finding::time_ns, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_KIND), &Finding::kind, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_CALL), &Finding::call, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_DEVICE), &Finding::device, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_DRIVER), &Finding::driver, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_DMA_ADDR), &Finding::dma_addr, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_SIZE), &Finding::size, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_DIR), &Finding::dir, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_CPU_PHYS), &Finding::cpu_phys, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_CALLER), &Finding::caller, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_DETAIL), &Finding::detail, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_MAP_CALLER), &Finding::map_caller, optional},
+}};
+
+const std::array<AttributeRule<Mapping>, 14> mapping_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_MAPPING_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_DEVICE), &Mapping::device, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_DRIVER), &Mapping::driver, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CALL), &Mapping::call, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_DMA_ADDR), &Mapping::dma_addr, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_SIZE), &Mapping::size, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_DIR), &Mapping::dir, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_ATTRS), &Mapping::attrs, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CPU_PHYS), &Mapping::cpu_phys, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CPU_VIRT), &Mapping::cpu_virt, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CALLER), &Mapping::caller, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_TIME_NS), &Mapping::time_ns, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_SG_INDEX), &Mapping::sg_index, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_SG_COUNT), &Mapping::sg_count, optional},
+}};
+
+// The target's name arrives in one of two attributes; this flat twin of
+// Policy takes both, and decode_policy() checks that exactly one came.
+struct PolicyFlat {
+	std::string device;
+	std::string driver;
+	std::optional<std::uint32_t> addr_align;
+	std::optional<std::uint32_t> len_align;
+	std::optional<std::uint32_t> coherency;
+	std::optional<std::uint32_t> checks;
+	std::optional<std::uint32_t> dev_coherent;
+	std::optional<std::uint64_t> dma_mask;
+	std::optional<std::uint64_t> seg_boundary;
+	std::optional<std::uint32_t> max_seg_size;
+	std::optional<std::uint32_t> cache_line;
+};
+
+const std::array<AttributeRule<PolicyFlat>, 12> policy_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_POLICY_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_DEVICE), &PolicyFlat::device, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_DRIVER), &PolicyFlat::driver, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_ADDR_ALIGN), &PolicyFlat::addr_align, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_LEN_ALIGN), &PolicyFlat::len_align, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_COHERENCY), &PolicyFlat::coherency, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_CHECKS), &PolicyFlat::checks, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_DEV_COHERENT), &PolicyFlat::dev_coherent, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_DMA_MASK), &PolicyFlat::dma_mask, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_SEG_BOUNDARY), &PolicyFlat::seg_boundary, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_MAX_SEG_SIZE), &PolicyFlat::max_seg_size, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_CACHE_LINE), &PolicyFlat::cache_line, optional},
+}};
+
+#undef EDGEDMA_PAD
 #undef EDGEDMA_ATTRIBUTE
 
 std::span<const std::byte> payload_of(const nlattr &attribute)
@@ -98,6 +179,17 @@ template <typename Record> struct StoreAttribute {
 
 	template <typename Integer> void operator()(Integer Record::*field) const
 	{
+		record.*field = integer<Integer>();
+	}
+
+	template <typename Integer>
+	void operator()(std::optional<Integer> Record::*field) const
+	{
+		record.*field = integer<Integer>();
+	}
+
+	template <typename Integer> Integer integer() const
+	{
 		// Exact size: a u32 sent as u16 or u64 means the two sides disagree
 		// on the format, and guessing would hide that.
 		if (payload.size() != sizeof(Integer))
@@ -107,7 +199,7 @@ template <typename Record> struct StoreAttribute {
 					std::string(wire_type_name<Integer>) + ")");
 		Integer value;
 		std::memcpy(&value, payload.data(), sizeof value);
-		record.*field = value;
+		return value;
 	}
 };
 
@@ -118,11 +210,11 @@ int stream_length(std::string_view context, AttributeStream stream)
 	return static_cast<int>(stream.size());
 }
 
-template <typename Rule, std::size_t rule_count>
-auto decode_set(std::string_view context, AttributeStream stream,
-		const std::array<Rule, rule_count> &rules)
+template <typename Record, std::size_t rule_count>
+Record decode_set(std::string_view context, AttributeStream stream,
+		  const std::array<AttributeRule<Record>, rule_count> &rules)
 {
-	using Record = typename Rule::RecordType;
+	using Rule = AttributeRule<Record>;
 	Record record{};
 	std::bitset<rule_count> seen;
 	int remaining = stream_length(context, stream);
@@ -159,6 +251,37 @@ auto decode_set(std::string_view context, AttributeStream stream,
 	return record;
 }
 
+// The extended-ack attributes of an NLMSG_ERROR or NLMSG_DONE, from offset
+// to the end of the message. A damaged attribute is skipped: it must not
+// hide the errno.
+void read_extack(const nlmsghdr &message, std::size_t offset, KernelAck &ack)
+{
+	if (offset >= message.nlmsg_len)
+		return;
+	const auto *bytes = reinterpret_cast<const std::byte *>(&message);
+	int remaining = static_cast<int>(message.nlmsg_len - offset);
+	const auto *first = reinterpret_cast<const nlattr *>(bytes + offset);
+	for (const nlattr *attribute = first; nla_ok(attribute, remaining);
+	     attribute = nla_next(attribute, &remaining)) {
+		auto payload = payload_of(*attribute);
+		switch (nla_type(attribute)) {
+		case NLMSGERR_ATTR_MSG:
+			if (auto text = nul_terminated(payload))
+				ack.message = std::move(*text);
+			break;
+		case NLMSGERR_ATTR_MISS_TYPE:
+			if (payload.size() == sizeof(std::uint32_t)) {
+				std::uint32_t type;
+				std::memcpy(&type, payload.data(), sizeof type);
+				ack.missing_attribute = type;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 } // namespace
 
 AttributeStream genl_attributes(const nlmsghdr &message, std::string_view what)
@@ -169,6 +292,15 @@ AttributeStream genl_attributes(const nlmsghdr &message, std::string_view what)
 				" bytes cannot hold a generic netlink header");
 	const auto *bytes = reinterpret_cast<const std::byte *>(&message);
 	return {bytes + attributes_offset, message.nlmsg_len - attributes_offset};
+}
+
+std::uint8_t genl_command(const nlmsghdr &message, std::string_view what)
+{
+	genl_attributes(message, what); // the length check
+	genlmsghdr header;
+	std::memcpy(&header, reinterpret_cast<const std::byte *>(&message) + NLMSG_HDRLEN,
+		    sizeof header);
+	return header.cmd;
 }
 
 bool record_format_supported(std::uint32_t record_format)
@@ -194,6 +326,50 @@ Info decode_info(AttributeStream attributes)
 Stats decode_stats(AttributeStream attributes)
 {
 	return decode_set("GET_STATS reply", attributes, stats_rules);
+}
+
+Finding decode_finding(AttributeStream attributes, std::string_view context)
+{
+	return decode_set(context, attributes, finding_rules);
+}
+
+Mapping decode_mapping(AttributeStream attributes, std::string_view context)
+{
+	Mapping mapping = decode_set(context, attributes, mapping_rules);
+	// The two come together, for scatter-gather mappings only.
+	if (mapping.sg_index && *mapping.sg_index >= mapping.sg_count)
+		throw malformed(context, "EDGEDMA_A_MAPPING_SG_INDEX " +
+				std::to_string(*mapping.sg_index) +
+				" is not below EDGEDMA_A_MAPPING_SG_COUNT " +
+				std::to_string(mapping.sg_count));
+	if (!mapping.sg_index && mapping.sg_count != 0)
+		throw malformed(context, "EDGEDMA_A_MAPPING_SG_COUNT without "
+				"EDGEDMA_A_MAPPING_SG_INDEX");
+	return mapping;
+}
+
+Policy decode_policy(AttributeStream attributes, std::string_view context)
+{
+	PolicyFlat flat = decode_set(context, attributes, policy_rules);
+	// The module refuses empty names, so empty means absent.
+	if (flat.device.empty() == flat.driver.empty())
+		throw malformed(context, flat.device.empty()
+			? "missing EDGEDMA_A_POLICY_DEVICE or EDGEDMA_A_POLICY_DRIVER"
+			: "both EDGEDMA_A_POLICY_DEVICE and EDGEDMA_A_POLICY_DRIVER");
+	Policy policy;
+	policy.target = flat.device.empty()
+		? PolicyTarget{PolicyTarget::Kind::driver, std::move(flat.driver)}
+		: PolicyTarget{PolicyTarget::Kind::device, std::move(flat.device)};
+	policy.addr_align = flat.addr_align;
+	policy.len_align = flat.len_align;
+	policy.coherency = flat.coherency;
+	policy.checks = flat.checks;
+	policy.dev_coherent = flat.dev_coherent;
+	policy.dma_mask = flat.dma_mask;
+	policy.seg_boundary = flat.seg_boundary;
+	policy.max_seg_size = flat.max_seg_size;
+	policy.cache_line = flat.cache_line;
+	return policy;
 }
 
 KernelAck decode_ack(const nlmsghdr &error_message)
@@ -222,31 +398,25 @@ KernelAck decode_ack(const nlmsghdr &error_message)
 			return ack;
 		echoed = header.msg.nlmsg_len - NLMSG_HDRLEN;
 	}
-	std::size_t offset = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(nlmsgerr) + echoed);
-	if (offset >= error_message.nlmsg_len)
-		return ack;
+	read_extack(error_message, NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(nlmsgerr) + echoed), ack);
+	return ack;
+}
 
-	int remaining = static_cast<int>(error_message.nlmsg_len - offset);
-	const auto *first = reinterpret_cast<const nlattr *>(bytes + offset);
-	for (const nlattr *attribute = first; nla_ok(attribute, remaining);
-	     attribute = nla_next(attribute, &remaining)) {
-		auto payload = payload_of(*attribute);
-		switch (nla_type(attribute)) {
-		case NLMSGERR_ATTR_MSG:
-			if (auto text = nul_terminated(payload))
-				ack.message = std::move(*text);
-			break;
-		case NLMSGERR_ATTR_MISS_TYPE:
-			if (payload.size() == sizeof(std::uint32_t)) {
-				std::uint32_t type;
-				std::memcpy(&type, payload.data(), sizeof type);
-				ack.missing_attribute = type;
-			}
-			break;
-		default:
-			break;
-		}
-	}
+KernelAck decode_done(const nlmsghdr &done_message)
+{
+	if (done_message.nlmsg_type != NLMSG_DONE)
+		throw malformed("netlink dump",
+				"message type " + std::to_string(done_message.nlmsg_type) +
+				" is not NLMSG_DONE");
+	KernelAck ack;
+	if (done_message.nlmsg_len < NLMSG_LENGTH(sizeof(int)))
+		return ack;
+	int error;
+	std::memcpy(&error, reinterpret_cast<const std::byte *>(&done_message) + NLMSG_HDRLEN,
+		    sizeof error);
+	ack.error_number = -error;
+	if (done_message.nlmsg_flags & NLM_F_ACK_TLVS)
+		read_extack(done_message, NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(int)), ack);
 	return ack;
 }
 

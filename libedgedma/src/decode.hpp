@@ -15,6 +15,7 @@
 #include <linux/netlink.h>
 
 #include <edgedma/info.hpp>
+#include <edgedma/records.hpp>
 
 namespace edgedma::detail {
 
@@ -25,11 +26,20 @@ using AttributeStream = std::span<const std::byte>;
 // (context: what) when the message is too short to hold that header.
 AttributeStream genl_attributes(const nlmsghdr &message, std::string_view what);
 
+// The generic netlink command of a message (genlmsghdr.cmd). Throws Error
+// like genl_attributes().
+std::uint8_t genl_command(const nlmsghdr &message, std::string_view what);
+
 // Decoders for each attribute set of <linux/edgedma.h>. They skip attributes
 // they do not know (a newer module may add some) and throw Error naming the
 // attribute when one is missing, repeated, or of the wrong size or type.
+// context names the message in errors ("GET_INFO reply", "FINDING
+// notification").
 Info decode_info(AttributeStream attributes);
 Stats decode_stats(AttributeStream attributes);
+Finding decode_finding(AttributeStream attributes, std::string_view context);
+Mapping decode_mapping(AttributeStream attributes, std::string_view context);
+Policy decode_policy(AttributeStream attributes, std::string_view context);
 
 // Record formats this library can decode.
 bool record_format_supported(std::uint32_t record_format);
@@ -46,5 +56,10 @@ struct KernelAck {
 // Throws Error only if struct nlmsgerr itself is cut short: a damaged extack
 // must not hide the errno, so it is ignored instead.
 KernelAck decode_ack(const nlmsghdr &error_message);
+
+// Decode the NLMSG_DONE that ends a dump: an int error (0 when the dump
+// succeeded), then extack attributes when NLM_F_ACK_TLVS is set. A DONE
+// without the int (kernels before 4.x sent none) is a success.
+KernelAck decode_done(const nlmsghdr &done_message);
 
 } // namespace edgedma::detail

@@ -50,6 +50,36 @@ int on_finished(nl_msg *, void *argument)
 	return NL_STOP;
 }
 
+// Sets the failure a kernel's KernelAck describes, if it is one.
+void refuse(PendingRequest &request, const KernelAck &ack)
+{
+	if (ack.error_number == 0)
+		return;
+	std::string kernel_message = ack.message;
+	if (kernel_message.empty() && ack.missing_attribute)
+		kernel_message = "request lacks attribute " +
+				 std::to_string(*ack.missing_attribute);
+	request.failure = std::make_exception_ptr(kernel_refusal(
+		request.operation, ack.error_number, std::move(kernel_message)));
+}
+
+// The NLMSG_DONE that ends a dump. libnl ignores the error it may carry (a
+// dump that failed part way), so it is read here.
+int on_dump_done(nl_msg *message, void *argument)
+{
+	auto &request = *static_cast<PendingRequest *>(argument);
+	request.finished = true;
+	try {
+		KernelAck ack = decode_done(*nlmsg_hdr(message));
+		if (!request.failure)
+			refuse(request, ack);
+	} catch (...) {
+		if (!request.failure)
+			request.failure = std::current_exception();
+	}
+	return NL_STOP;
+}
+
 // libnl passes only the struct nlmsgerr. It sits right after its netlink
 // header (libnl hands over nlmsg_data() of the message, and the length has
 // been checked against sizeof(struct nlmsgerr)), which holds the length the
@@ -66,12 +96,9 @@ int on_error(sockaddr_nl *, nlmsgerr *error, void *argument)
 	request.finished = true;
 	try {
 		KernelAck ack = decode_ack(message_of(*error));
-		std::string kernel_message = ack.message;
-		if (kernel_message.empty() && ack.missing_attribute)
-			kernel_message = "request lacks attribute " +
-					 std::to_string(*ack.missing_attribute);
-		request.failure = std::make_exception_ptr(kernel_refusal(
-			request.operation, ack.error_number, std::move(kernel_message)));
+		// libnl calls this for errors only, but an error of 0 would be an
+		// ack: not a failure.
+		refuse(request, ack);
 	} catch (...) {
 		request.failure = std::current_exception();
 	}
@@ -124,22 +151,61 @@ std::optional<int> GenlSocket::resolve_family(const char *name)
 	return family;
 }
 
+std::optional<std::uint32_t> GenlSocket::resolve_group(const char *family,
+							const char *group)
+{
+	errno = 0;
+	int id = genl_ctrl_resolve_grp(socket_.get(), family, group);
+	if (id == -NLE_OBJ_NOTFOUND)
+		return std::nullopt;
+	if (id < 0)
+		throw libnl_failure(socket_context,
+				    "resolve multicast group '" + std::string(group) +
+				    "' of family '" + std::string(family) + "'",
+				    id, errno);
+	return static_cast<std::uint32_t>(id);
+}
+
 void GenlSocket::request(int family, std::uint8_t command, std::uint8_t version,
 			 std::string_view operation,
 			 const AttributeWriter &write_attributes,
 			 const ReplyHandler &on_reply)
 {
+	exchange(Kind::request, family, command, version, operation, write_attributes,
+		 on_reply);
+}
+
+void GenlSocket::dump(int family, std::uint8_t command, std::uint8_t version,
+		      std::string_view operation,
+		      const AttributeWriter &write_attributes,
+		      const ReplyHandler &on_reply)
+{
+	exchange(Kind::dump, family, command, version, operation, write_attributes,
+		 on_reply);
+}
+
+void GenlSocket::exchange(Kind kind, int family, std::uint8_t command,
+			  std::uint8_t version, std::string_view operation,
+			  const AttributeWriter &write_attributes,
+			  const ReplyHandler &on_reply)
+{
 	MessageHandle message(nlmsg_alloc());
 	if (!message)
 		throw Error(std::string(operation), "cannot allocate the request", ENOMEM);
-	if (!genlmsg_put(message.get(), NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, 0,
+	int flags = kind == Kind::dump ? NLM_F_DUMP : 0;
+	if (!genlmsg_put(message.get(), NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, flags,
 			 command, version))
 		throw Error(std::string(operation), "cannot build the request header");
 	if (write_attributes)
 		write_attributes(*message);
 
+	// A dump ends with NLMSG_DONE and no ack when it succeeds; asking for
+	// an ack as well could leave one unread for the next request.
+	nl_complete_msg(socket_.get(), message.get());
+	if (kind == Kind::dump)
+		nlmsg_hdr(message.get())->nlmsg_flags &= static_cast<std::uint16_t>(~NLM_F_ACK);
 	errno = 0;
-	if (int rc = nl_send_auto(socket_.get(), message.get()); rc < 0)
+	if (int rc = nl_send(socket_.get(), message.get()); rc < 0)
 		throw libnl_failure(operation, "send", rc, errno);
 
 	CallbacksHandle callbacks(nl_cb_alloc(NL_CB_DEFAULT));
@@ -148,7 +214,8 @@ void GenlSocket::request(int family, std::uint8_t command, std::uint8_t version,
 	PendingRequest pending{operation, on_reply, false, nullptr};
 	nl_cb_set(callbacks.get(), NL_CB_VALID, NL_CB_CUSTOM, on_valid, &pending);
 	nl_cb_set(callbacks.get(), NL_CB_ACK, NL_CB_CUSTOM, on_finished, &pending);
-	nl_cb_set(callbacks.get(), NL_CB_FINISH, NL_CB_CUSTOM, on_finished, &pending);
+	nl_cb_set(callbacks.get(), NL_CB_FINISH, NL_CB_CUSTOM,
+		  kind == Kind::dump ? on_dump_done : on_finished, &pending);
 	nl_cb_err(callbacks.get(), NL_CB_CUSTOM, on_error, &pending);
 
 	while (!pending.finished) {

@@ -24,6 +24,9 @@ public:
 	// The id of a generic netlink family, or nothing if the kernel has no
 	// family of that name.
 	std::optional<int> resolve_family(const char *name);
+	// The id of a family's multicast group, or nothing if the kernel has no
+	// such family or group.
+	std::optional<std::uint32_t> resolve_group(const char *family, const char *group);
 
 	using AttributeWriter = std::function<void(nl_msg &request)>;
 	using ReplyHandler = std::function<void(const nlmsghdr &reply)>;
@@ -38,7 +41,20 @@ public:
 		     const AttributeWriter &write_attributes,
 		     const ReplyHandler &on_reply);
 
+	// The same for a dump (NLM_F_DUMP): on_reply sees every message of the
+	// multipart answer, which ends with NLMSG_DONE; an error the kernel puts
+	// in that NLMSG_DONE (with its extack) is thrown like a refusal.
+	void dump(int family, std::uint8_t command, std::uint8_t version,
+		  std::string_view operation,
+		  const AttributeWriter &write_attributes,
+		  const ReplyHandler &on_reply);
+
 private:
+	enum class Kind { request, dump };
+	void exchange(Kind kind, int family, std::uint8_t command, std::uint8_t version,
+		      std::string_view operation,
+		      const AttributeWriter &write_attributes,
+		      const ReplyHandler &on_reply);
 	void enable_option(int option, std::string_view option_name);
 
 	SocketHandle socket_;

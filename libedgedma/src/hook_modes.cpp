@@ -42,4 +42,17 @@ std::vector<std::string> hook_mode_names(std::uint32_t hook_modes)
 	return names;
 }
 
+std::string hook_mode_name(std::uint32_t hook_mode)
+{
+	if (hook_mode == 0)
+		return "none";
+	std::vector<std::string> names = hook_mode_names(hook_mode);
+	// One mode is in use at a time; more bits would be a module bug, shown
+	// as it is rather than hidden.
+	std::string text = names.front();
+	for (std::size_t i = 1; i < names.size(); i++)
+		text += "+" + names[i];
+	return text;
+}
+
 } // namespace edgedma

@@ -114,5 +114,60 @@ TEST(DecodeAck, RejectsMessageTooShortForNlmsgerr)
 	EXPECT_THROW(decode_ack(*nlmsg_hdr(stub.get())), Error);
 }
 
+// The NLMSG_DONE that ends a dump, as netlink_dump_done() lays it out.
+MessageHandle dump_done(int error_number, std::uint16_t flags)
+{
+	MessageHandle done(nlmsg_alloc_simple(NLMSG_DONE, NLM_F_MULTI | flags));
+	if (!done)
+		throw std::runtime_error("nlmsg_alloc_simple failed");
+	auto *error = static_cast<int *>(nlmsg_reserve(done.get(), sizeof(int), NLMSG_ALIGNTO));
+	if (!error)
+		throw std::runtime_error("nlmsg_reserve failed");
+	*error = -error_number;
+	return done;
+}
+
+TEST(DecodeDone, SuccessfulDumpEndsWithErrorZero)
+{
+	auto done = dump_done(0, 0);
+	auto ack = detail::decode_done(*nlmsg_hdr(done.get()));
+	EXPECT_EQ(ack.error_number, 0);
+	EXPECT_EQ(ack.message, "");
+}
+
+TEST(DecodeDone, ReadsErrorAndExtackOfAFailedDump)
+{
+	auto done = dump_done(EMSGSIZE, NLM_F_ACK_TLVS);
+	check_libnl(nla_put_string(done.get(), NLMSGERR_ATTR_MSG, "record too large"),
+		    "nla_put_string");
+	auto ack = detail::decode_done(*nlmsg_hdr(done.get()));
+	EXPECT_EQ(ack.error_number, EMSGSIZE);
+	EXPECT_EQ(ack.message, "record too large");
+}
+
+TEST(DecodeDone, IgnoresAttributesWithoutAckTlvsFlag)
+{
+	auto done = dump_done(EIO, 0);
+	check_libnl(nla_put_string(done.get(), NLMSGERR_ATTR_MSG, "not flagged"),
+		    "nla_put_string");
+	auto ack = detail::decode_done(*nlmsg_hdr(done.get()));
+	EXPECT_EQ(ack.error_number, EIO);
+	EXPECT_EQ(ack.message, "");
+}
+
+TEST(DecodeDone, DoneWithoutErrorFieldIsSuccess)
+{
+	MessageHandle bare(nlmsg_alloc_simple(NLMSG_DONE, NLM_F_MULTI));
+	ASSERT_TRUE(bare);
+	EXPECT_EQ(detail::decode_done(*nlmsg_hdr(bare.get())).error_number, 0);
+}
+
+TEST(DecodeDone, RejectsOtherMessageTypes)
+{
+	MessageHandle error(nlmsg_alloc_simple(NLMSG_ERROR, 0));
+	ASSERT_TRUE(error);
+	EXPECT_THROW(detail::decode_done(*nlmsg_hdr(error.get())), Error);
+}
+
 } // namespace
 } // namespace edgedma::test

@@ -20,6 +20,7 @@ const Info sample_info{
 	.page_size = 16384,
 	.cache_line = 64,
 	.dma_alignment = 128,
+	.hook_mode = EDGEDMA_HOOK_MODE_KPROBE,
 };
 
 struct NamedAttribute {
@@ -32,6 +33,7 @@ constexpr std::array info_attributes{
 	NAMED(EDGEDMA_A_INFO_ARCH),           NAMED(EDGEDMA_A_INFO_RECORD_FORMAT),
 	NAMED(EDGEDMA_A_INFO_HOOK_MODES),     NAMED(EDGEDMA_A_INFO_PAGE_SIZE),
 	NAMED(EDGEDMA_A_INFO_CACHE_LINE),     NAMED(EDGEDMA_A_INFO_DMA_ALIGNMENT),
+	NAMED(EDGEDMA_A_INFO_HOOK_MODE),
 };
 #undef NAMED
 
@@ -56,6 +58,8 @@ GenlMessage info_reply(const Info &info, std::optional<int> left_out = std::null
 		reply.put_u32(EDGEDMA_A_INFO_CACHE_LINE, info.cache_line);
 	if (wanted(EDGEDMA_A_INFO_DMA_ALIGNMENT))
 		reply.put_u32(EDGEDMA_A_INFO_DMA_ALIGNMENT, info.dma_alignment);
+	if (wanted(EDGEDMA_A_INFO_HOOK_MODE))
+		reply.put_u32(EDGEDMA_A_INFO_HOOK_MODE, info.hook_mode);
 	return reply;
 }
 
@@ -92,7 +96,8 @@ TEST(DecodeInfo, SkipsAttributesItDoesNotKnow)
 		.put_u32(EDGEDMA_A_INFO_PAGE_SIZE, sample_info.page_size)
 		.put_u32(EDGEDMA_A_INFO_CACHE_LINE, sample_info.cache_line)
 		.put_u32(from_a_newer_module + 2, 7)
-		.put_u32(EDGEDMA_A_INFO_DMA_ALIGNMENT, sample_info.dma_alignment);
+		.put_u32(EDGEDMA_A_INFO_DMA_ALIGNMENT, sample_info.dma_alignment)
+		.put_u32(EDGEDMA_A_INFO_HOOK_MODE, sample_info.hook_mode);
 	EXPECT_EQ(decode_info(reply.attributes()), sample_info);
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <array>
+#include <optional>
 
 #include <linux/edgedma.h>
 
@@ -9,6 +10,53 @@ namespace edgedma::test {
 namespace {
 
 using detail::decode_stats;
+
+const Stats sample_stats{
+	.requests = 0x1'0000'0002,
+	.rejected = 3,
+	.calls = 123456,
+	.mappings_live = 17,
+	.pool_size = 4096,
+	.pool_exhausted = 2,
+	.findings = 9,
+	.events_dropped = 1,
+	.untracked_devices = 5,
+	.hook_missed = 6,
+	.unseen_mappings = 8,
+};
+
+struct Counter {
+	int type;
+	const char *name;
+	std::uint64_t Stats::*field;
+};
+#define COUNTER(type, field) Counter{type, #type, &Stats::field}
+constexpr std::array counters{
+	COUNTER(EDGEDMA_A_STATS_REQUESTS, requests),
+	COUNTER(EDGEDMA_A_STATS_REJECTED, rejected),
+	COUNTER(EDGEDMA_A_STATS_CALLS, calls),
+	COUNTER(EDGEDMA_A_STATS_MAPPINGS_LIVE, mappings_live),
+	COUNTER(EDGEDMA_A_STATS_POOL_SIZE, pool_size),
+	COUNTER(EDGEDMA_A_STATS_POOL_EXHAUSTED, pool_exhausted),
+	COUNTER(EDGEDMA_A_STATS_FINDINGS, findings),
+	COUNTER(EDGEDMA_A_STATS_EVENTS_DROPPED, events_dropped),
+	COUNTER(EDGEDMA_A_STATS_UNTRACKED_DEVICES, untracked_devices),
+	COUNTER(EDGEDMA_A_STATS_HOOK_MISSED, hook_missed),
+	COUNTER(EDGEDMA_A_STATS_UNSEEN_MAPPINGS, unseen_mappings),
+};
+#undef COUNTER
+
+// A GET_STATS reply as the kernel builds it (u64s padded), leaving out one
+// counter if asked to.
+GenlMessage stats_reply(const Stats &stats, std::optional<int> left_out = std::nullopt)
+{
+	GenlMessage reply(EDGEDMA_CMD_GET_STATS);
+	for (const auto &counter : counters)
+		if (counter.type != left_out)
+			reply.put_u64_padded(counter.type, stats.*counter.field,
+					     EDGEDMA_A_STATS_PAD);
+	return reply;
+}
 
 std::string decode_error(detail::AttributeStream attributes)
 {
@@ -22,31 +70,39 @@ std::string decode_error(detail::AttributeStream attributes)
 	return {};
 }
 
-TEST(DecodeStats, RoundTripsCountersBetweenPadding)
+TEST(DecodeStats, RoundTripsEveryCounterBetweenPadding)
 {
-	// nla_put_u64_64bit() in the kernel may put an empty PAD attribute
-	// before a u64 to align it.
-	const std::array<std::byte, 0> no_payload{};
-	GenlMessage reply(EDGEDMA_CMD_GET_STATS);
-	reply.put_bytes(EDGEDMA_A_STATS_PAD, no_payload)
-		.put_u64(EDGEDMA_A_STATS_REQUESTS, 0x1'0000'0002)
-		.put_bytes(EDGEDMA_A_STATS_PAD, no_payload)
-		.put_u64(EDGEDMA_A_STATS_REJECTED, 3);
-	EXPECT_EQ(decode_stats(reply.attributes()),
-		  (Stats{.requests = 0x1'0000'0002, .rejected = 3}));
+	EXPECT_EQ(decode_stats(stats_reply(sample_stats).attributes()), sample_stats);
 }
 
-TEST(DecodeStats, NamesMissingCounter)
+TEST(DecodeStats, RoundTripsCountersWithAPadBeforeEach)
 {
 	GenlMessage reply(EDGEDMA_CMD_GET_STATS);
-	reply.put_u64(EDGEDMA_A_STATS_REQUESTS, 1);
-	EXPECT_EQ(decode_error(reply.attributes()), "missing EDGEDMA_A_STATS_REJECTED");
+	for (const auto &counter : counters)
+		reply.put_pad(EDGEDMA_A_STATS_PAD).put_u64(counter.type, sample_stats.*counter.field);
+	EXPECT_EQ(decode_stats(reply.attributes()), sample_stats);
+}
+
+TEST(DecodeStats, SkipsCountersItDoesNotKnow)
+{
+	auto reply = stats_reply(sample_stats);
+	reply.put_u64(EDGEDMA_A_STATS_MAX + 1, 42).put_string(EDGEDMA_A_STATS_MAX + 7, "new");
+	EXPECT_EQ(decode_stats(reply.attributes()), sample_stats);
+}
+
+TEST(DecodeStats, NamesEachMissingCounter)
+{
+	for (const auto &counter : counters) {
+		SCOPED_TRACE(counter.name);
+		EXPECT_EQ(decode_error(stats_reply(sample_stats, counter.type).attributes()),
+			  std::string("missing ") + counter.name);
+	}
 }
 
 TEST(DecodeStats, RejectsU64SentAsU32)
 {
-	GenlMessage reply(EDGEDMA_CMD_GET_STATS);
-	reply.put_u32(EDGEDMA_A_STATS_REQUESTS, 1).put_u64(EDGEDMA_A_STATS_REJECTED, 0);
+	auto reply = stats_reply(sample_stats, EDGEDMA_A_STATS_REQUESTS);
+	reply.put_u32(EDGEDMA_A_STATS_REQUESTS, 1);
 	EXPECT_EQ(decode_error(reply.attributes()),
 		  "EDGEDMA_A_STATS_REQUESTS has 4 bytes, expected 8 (u64)");
 }

@@ -3,8 +3,11 @@
 // Against the running kernel's own generic netlink controller (nlctrl),
 // which every kernel has: proves the request loop, the ack handling and the
 // extack path without the edgedma module.
+#include <algorithm>
 #include <cerrno>
 #include <optional>
+#include <string>
+#include <vector>
 #include <stdexcept>
 
 #include <linux/genetlink.h>
@@ -108,6 +111,44 @@ TEST_F(GenlSocketLive, ReplyHandlerFailureSurfacesAfterAckAndSocketStaysUsable)
 	// Had the ack been left unread, this request would see it first and
 	// fail with a sequence mismatch.
 	EXPECT_EQ(family_id_of("nlctrl"), GENL_ID_CTRL);
+}
+
+TEST_F(GenlSocketLive, DumpReadsEveryPartUpToNlmsgDone)
+{
+	// Every kernel has a few families; nlctrl lists itself too.
+	std::vector<std::string> families;
+	socket->dump(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, ctrl_version, "GETFAMILY dump", {},
+		     [&](const nlmsghdr &reply) {
+			     EXPECT_TRUE(reply.nlmsg_flags & NLM_F_MULTI);
+			     auto attributes = detail::genl_attributes(reply, "GETFAMILY reply");
+			     const nlattr *name = nla_find(
+				     reinterpret_cast<const nlattr *>(attributes.data()),
+				     static_cast<int>(attributes.size()), CTRL_ATTR_FAMILY_NAME);
+			     if (name)
+				     families.emplace_back(nla_get_string(name));
+		     });
+	EXPECT_NE(std::ranges::find(families, "nlctrl"), families.end());
+	// The dump was read to its end: the next request finds its own answer.
+	EXPECT_EQ(family_id_of("nlctrl"), GENL_ID_CTRL);
+	socket->dump(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, ctrl_version, "GETFAMILY dump", {},
+		     [](const nlmsghdr &) {});
+	EXPECT_EQ(family_id_of("nlctrl"), GENL_ID_CTRL);
+}
+
+TEST_F(GenlSocketLive, DumpHandlerFailureSurfacesAfterDoneAndSocketStaysUsable)
+{
+	EXPECT_THROW(socket->dump(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, ctrl_version,
+				  "GETFAMILY dump", {},
+				  [](const nlmsghdr &) { throw std::runtime_error("no"); }),
+		     std::runtime_error);
+	EXPECT_EQ(family_id_of("nlctrl"), GENL_ID_CTRL);
+}
+
+TEST_F(GenlSocketLive, ResolvesMulticastGroups)
+{
+	EXPECT_TRUE(socket->resolve_group("nlctrl", "notify"));
+	EXPECT_EQ(socket->resolve_group("nlctrl", "no-such-group"), std::nullopt);
+	EXPECT_EQ(socket->resolve_group("edgedma-none", "events"), std::nullopt);
 }
 
 TEST_F(GenlSocketLive, UnknownFamilyResolvesToNothing)

@@ -22,6 +22,7 @@ const Info sample_info{
 	.page_size = 4096,
 	.cache_line = 64,
 	.dma_alignment = 1,
+	.hook_mode = EDGEDMA_HOOK_MODE_TRACEPOINT,
 };
 
 std::set<std::string> keys_of(const nlohmann::json &object)
@@ -38,13 +39,14 @@ TEST(StatusJson, ParsesBackWithEveryKeyAndValue)
 
 	EXPECT_EQ(keys_of(parsed),
 		  (std::set<std::string>{"module_version", "kernel_release", "arch",
-					 "record_format", "hook_modes", "page_size",
-					 "cache_line", "dma_alignment"}));
+					 "record_format", "hook_modes", "hook_mode",
+					 "page_size", "cache_line", "dma_alignment"}));
 	EXPECT_EQ(parsed["module_version"], "0.1.0");
 	EXPECT_EQ(parsed["kernel_release"], "6.1.0-28-amd64");
 	EXPECT_EQ(parsed["arch"], "x86_64");
 	EXPECT_EQ(parsed["record_format"], 1);
 	EXPECT_EQ(parsed["hook_modes"], nlohmann::json::array({"tracepoint", "kprobe"}));
+	EXPECT_EQ(parsed["hook_mode"], "tracepoint");
 	EXPECT_EQ(parsed["page_size"], 4096);
 	EXPECT_EQ(parsed["cache_line"], 64);
 	EXPECT_EQ(parsed["dma_alignment"], 1);
@@ -59,35 +61,83 @@ TEST(StatusJson, HookModesIsAnEmptyArrayWhenNoneAreOffered)
 	EXPECT_TRUE(parsed["hook_modes"].empty());
 }
 
-TEST(StatusJson, CarriesStatsOnlyWhenRead)
+const Stats sample_stats{
+	.requests = 12,
+	.rejected = 0x1'0000'0000,
+	.calls = 5000,
+	.mappings_live = 3,
+	.pool_size = 4096,
+	.pool_exhausted = 0,
+	.findings = 7,
+	.events_dropped = 1,
+	.untracked_devices = 2,
+	.hook_missed = 4,
+	.unseen_mappings = 6,
+};
+
+TEST(StatusJson, SaysNoneWhenNotHooked)
 {
-	Stats stats{.requests = 12, .rejected = 0x1'0000'0000};
-	auto parsed = nlohmann::json::parse(status_json(sample_info, stats).dump());
+	Info unhooked = sample_info;
+	unhooked.hook_mode = 0;
+	auto parsed = nlohmann::json::parse(status_json(unhooked, std::nullopt).dump());
+	EXPECT_EQ(parsed["hook_mode"], "none");
+}
+
+TEST(StatusJson, CarriesEveryCounterOnlyWhenRead)
+{
+	EXPECT_FALSE(nlohmann::json::parse(status_json(sample_info, std::nullopt).dump())
+			     .contains("stats"));
+	auto parsed = nlohmann::json::parse(status_json(sample_info, sample_stats).dump());
+	EXPECT_EQ(keys_of(parsed["stats"]),
+		  (std::set<std::string>{"requests", "rejected", "calls", "mappings_live",
+					 "pool_size", "pool_exhausted", "findings",
+					 "events_dropped", "untracked_devices",
+					 "hook_missed", "unseen_mappings"}));
 	EXPECT_EQ(parsed["stats"]["requests"], 12);
 	EXPECT_EQ(parsed["stats"]["rejected"], 0x1'0000'0000);
+	EXPECT_EQ(parsed["stats"]["calls"], 5000);
+	EXPECT_EQ(parsed["stats"]["mappings_live"], 3);
+	EXPECT_EQ(parsed["stats"]["pool_size"], 4096);
+	EXPECT_EQ(parsed["stats"]["pool_exhausted"], 0);
+	EXPECT_EQ(parsed["stats"]["findings"], 7);
+	EXPECT_EQ(parsed["stats"]["events_dropped"], 1);
+	EXPECT_EQ(parsed["stats"]["untracked_devices"], 2);
+	EXPECT_EQ(parsed["stats"]["hook_missed"], 4);
+	EXPECT_EQ(parsed["stats"]["unseen_mappings"], 6);
 }
 
 TEST(StatusText, ShowsEveryFactWithUnits)
 {
 	std::string text = status_text(sample_info, std::nullopt);
-	EXPECT_EQ(text, "module version:       0.1.0\n"
-			"kernel:               6.1.0-28-amd64\n"
-			"arch:                 x86_64\n"
-			"record format:        1\n"
-			"hook modes:           tracepoint, kprobe\n"
-			"page size:            4096 bytes\n"
-			"CPU cache line:       64 bytes\n"
-			"DMA buffer alignment: 1 byte\n");
+	EXPECT_EQ(text, "module version:         0.1.0\n"
+			"kernel:                 6.1.0-28-amd64\n"
+			"arch:                   x86_64\n"
+			"record format:          1\n"
+			"hook modes:             tracepoint, kprobe\n"
+			"hook mode in use:       tracepoint\n"
+			"page size:              4096 bytes\n"
+			"CPU cache line:         64 bytes\n"
+			"DMA buffer alignment:   1 byte\n");
 }
 
 TEST(StatusText, SaysNoneWithoutHookModesAndShowsStats)
 {
 	Info without_hooks = sample_info;
 	without_hooks.hook_modes = 0;
-	std::string text = status_text(without_hooks, Stats{.requests = 5, .rejected = 1});
-	EXPECT_TRUE(contains(text, "hook modes:           none\n"));
-	EXPECT_TRUE(contains(text, "requests handled:     5\n"));
-	EXPECT_TRUE(contains(text, "requests rejected:    1\n"));
+	without_hooks.hook_mode = 0;
+	std::string text = status_text(without_hooks, sample_stats);
+	EXPECT_TRUE(contains(text, "hook modes:             none\n"));
+	EXPECT_TRUE(contains(text, "hook mode in use:       none\n"));
+	EXPECT_TRUE(contains(text, "requests handled:       12\n"
+				   "requests rejected:      4294967296\n"
+				   "DMA-API calls seen:     5000\n"
+				   "live mappings:          3 (pool of 4096)\n"
+				   "mappings not tracked:   0 (pool empty)\n"
+				   "findings logged:        7\n"
+				   "findings not notified:  1\n"
+				   "untracked-device calls: 2\n"
+				   "calls hooks missed:     4\n"
+				   "unmaps of unseen maps:  6\n"));
 }
 
 } // namespace

@@ -31,11 +31,14 @@ inline void check_libnl(int rc, const char *what)
 // A reply of the edgedma family: netlink header, genl header, attributes.
 class GenlMessage {
 public:
-	explicit GenlMessage(std::uint8_t command) : message_(nlmsg_alloc())
+	// The family id the tests' messages carry (any dynamic id will do).
+	static constexpr int any_family_id = 0x20;
+
+	explicit GenlMessage(std::uint8_t command, int family_id = any_family_id)
+		: message_(nlmsg_alloc())
 	{
-		constexpr int any_family_id = 0x20;
 		if (!message_ ||
-		    !genlmsg_put(message_.get(), NL_AUTO_PORT, NL_AUTO_SEQ, any_family_id,
+		    !genlmsg_put(message_.get(), NL_AUTO_PORT, NL_AUTO_SEQ, family_id,
 				 0, 0, command, 1))
 			throw std::runtime_error("cannot build a genl message");
 	}
@@ -67,8 +70,30 @@ public:
 	{
 		return put_bytes(type, std::as_bytes(std::span(text.data(), text.size())));
 	}
+	// An empty attribute, as the kernel's nla_put_u64_64bit() puts before a
+	// u64 to align it.
+	GenlMessage &put_pad(int type)
+	{
+		return put_bytes(type, {});
+	}
+	// A u64 the way the kernel sends it: padded to 8-byte alignment.
+	GenlMessage &put_u64_padded(int type, std::uint64_t value, int pad_type)
+	{
+		// As the kernel's nla_need_padding_for_64bit(): the payload follows
+		// a 4-byte header, so a header starting 8-aligned needs a pad.
+		auto tail = reinterpret_cast<std::uintptr_t>(nlmsg_tail(&header()));
+		if (tail % 8 == 0)
+			put_pad(pad_type);
+		return put_u64(type, value);
+	}
 
 	const nlmsghdr &header() const { return *nlmsg_hdr(message_.get()); }
+	// The whole message, as it would come off a socket.
+	std::span<const std::byte> bytes() const
+	{
+		return {reinterpret_cast<const std::byte *>(&header()), header().nlmsg_len};
+	}
+	nl_msg *get() const { return message_.get(); }
 	detail::AttributeStream attributes() const
 	{
 		return detail::genl_attributes(header(), "test message");

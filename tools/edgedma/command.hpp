@@ -11,7 +11,8 @@ class App;
 namespace edgedma::cli {
 
 // What a subcommand does once the command line is parsed; returns the exit
-// status. Failures are thrown (edgedma::Error) and reported by main().
+// status. Failures are thrown (edgedma::Error, UsageError from format.hpp)
+// and reported by main().
 using Action = std::function<int()>;
 
 // Adds a subcommand's options to its CLI::App and returns its action.
@@ -24,5 +25,9 @@ struct Subcommand {
 };
 
 Action setup_status(CLI::App &command);
+Action setup_findings(CLI::App &command);
+Action setup_watch(CLI::App &command);
+Action setup_mappings(CLI::App &command);
+Action setup_policy(CLI::App &command);
 
 } // namespace edgedma::cli

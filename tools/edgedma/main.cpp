@@ -12,6 +12,7 @@
 #include <edgedma/error.hpp>
 
 #include "command.hpp"
+#include "format.hpp"
 
 namespace {
 
@@ -20,6 +21,11 @@ using namespace edgedma::cli;
 constexpr Subcommand subcommands[] = {
 	{"status", "Show the module, this kernel's DMA facts and the hook modes it offers",
 	 setup_status},
+	{"findings", "List the findings still in the module's log", setup_findings},
+	{"watch", "Stream findings as the module reports them", setup_watch},
+	{"mappings", "List the live DMA mappings the module tracks", setup_mappings},
+	{"policy", "Set, show and remove per-device and per-driver check policies",
+	 setup_policy},
 };
 
 constexpr int exit_failure = 1;
@@ -64,7 +70,12 @@ int run(int argc, char **argv)
 	if (app.get_subcommands().empty())
 		return usage_error("a command is required");
 
-	int status = actions.at(app.get_subcommands().front())();
+	int status;
+	try {
+		status = actions.at(app.get_subcommands().front())();
+	} catch (const UsageError &error) {
+		return usage_error(error.what());
+	}
 	// A full disk or a closed pipe must not pass for success.
 	std::cout.flush();
 	if (!std::cout) {

@@ -4,25 +4,9 @@
 #include <iomanip>
 #include <sstream>
 
+#include "format.hpp"
+
 namespace edgedma::cli {
-namespace {
-
-std::string joined(const std::vector<std::string> &words)
-{
-	if (words.empty())
-		return "none";
-	std::string text = words.front();
-	for (std::size_t i = 1; i < words.size(); i++)
-		text += ", " + words[i];
-	return text;
-}
-
-std::string bytes(std::uint32_t count)
-{
-	return std::to_string(count) + (count == 1 ? " byte" : " bytes");
-}
-
-} // namespace
 
 nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> &stats)
 {
@@ -32,20 +16,33 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 		{"arch", info.arch},
 		{"record_format", info.record_format},
 		{"hook_modes", hook_mode_names(info.hook_modes)},
+		{"hook_mode", hook_mode_name(info.hook_mode)},
 		{"page_size", info.page_size},
 		{"cache_line", info.cache_line},
 		{"dma_alignment", info.dma_alignment},
 	};
 	if (stats)
-		status["stats"] = {{"requests", stats->requests},
-				   {"rejected", stats->rejected}};
+		status["stats"] = {
+			{"requests", stats->requests},
+			{"rejected", stats->rejected},
+			{"calls", stats->calls},
+			{"mappings_live", stats->mappings_live},
+			{"pool_size", stats->pool_size},
+			{"pool_exhausted", stats->pool_exhausted},
+			{"findings", stats->findings},
+			{"events_dropped", stats->events_dropped},
+			{"untracked_devices", stats->untracked_devices},
+			{"hook_missed", stats->hook_missed},
+			{"unseen_mappings", stats->unseen_mappings},
+		};
 	return status;
 }
 
 std::string status_text(const Info &info, const std::optional<Stats> &stats)
 {
-	// Wide enough for the longest label, "DMA buffer alignment:", and a space.
-	constexpr int label_width = 22;
+	// Wide enough for the longest label, "untracked-device calls:", and a
+	// space.
+	constexpr int label_width = 24;
 	std::ostringstream text;
 	auto line = [&text](std::string_view label, const auto &value) {
 		text << std::left << std::setw(label_width) << std::string(label) + ":"
@@ -56,12 +53,23 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 	line("arch", info.arch);
 	line("record format", info.record_format);
 	line("hook modes", joined(hook_mode_names(info.hook_modes)));
+	line("hook mode in use", hook_mode_name(info.hook_mode));
 	line("page size", bytes(info.page_size));
 	line("CPU cache line", bytes(info.cache_line));
 	line("DMA buffer alignment", bytes(info.dma_alignment));
 	if (stats) {
 		line("requests handled", stats->requests);
 		line("requests rejected", stats->rejected);
+		line("DMA-API calls seen", stats->calls);
+		line("live mappings", std::to_string(stats->mappings_live) + " (pool of " +
+				      std::to_string(stats->pool_size) + ")");
+		line("mappings not tracked", std::to_string(stats->pool_exhausted) +
+					     " (pool empty)");
+		line("findings logged", stats->findings);
+		line("findings not notified", stats->events_dropped);
+		line("untracked-device calls", stats->untracked_devices);
+		line("calls hooks missed", stats->hook_missed);
+		line("unmaps of unseen maps", stats->unseen_mappings);
 	}
 	return text.str();
 }

@@ -11,8 +11,11 @@
 namespace edgedma::cli {
 
 // `edgedma status --json`: module_version, kernel_release, arch,
-// record_format, hook_modes (array of words), page_size, cache_line,
-// dma_alignment, and "stats" {requests, rejected} when the counters were read.
+// record_format, hook_modes (array of words), hook_mode (the one in use,
+// "none" when unhooked), page_size, cache_line, dma_alignment, and "stats"
+// {requests, rejected, calls, mappings_live, pool_size, pool_exhausted,
+// findings, events_dropped, untracked_devices, hook_missed, unseen_mappings}
+// when the counters were read.
 nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> &stats);
 
 // `edgedma status`: one aligned "label: value" line per fact.

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <edgedma/export.hpp>
 #include <edgedma/info.hpp>
+#include <edgedma/records.hpp>
 
 namespace edgedma {
 
@@ -25,8 +30,28 @@ public:
 	// Unprivileged. Fails if the module speaks a record format this library
 	// does not understand.
 	Info get_info();
-	// Needs CAP_SYS_ADMIN.
+
+	// Everything below needs CAP_SYS_ADMIN.
 	Stats get_stats();
+
+	// The findings still in the module's log with seq >= from_seq, oldest
+	// first. The log is bounded: when the first one returned is past
+	// from_seq, the ones in between are gone.
+	std::vector<Finding> findings(std::uint64_t from_seq = 1);
+
+	// Live mappings, of one device or of all; a scatter-gather mapping gives
+	// one record per segment.
+	std::vector<Mapping> mappings(const std::optional<std::string> &device = std::nullopt);
+
+	// Sets the fields change gives for a device or driver; fields left out
+	// keep their value.
+	void policy_set(const PolicyChange &change);
+	// The policy in force for a device, with the device's own facts.
+	Policy policy_get(const std::string &device);
+	// Every override set, as set.
+	std::vector<Policy> policy_list();
+	// Removes the override of a device or driver.
+	void policy_del(const PolicyTarget &target);
 
 private:
 	class Connection;

@@ -4,4 +4,8 @@
 // Everything a libedgedma user needs.
 #include <edgedma/client.hpp>
 #include <edgedma/error.hpp>
+#include <edgedma/event_stream.hpp>
 #include <edgedma/info.hpp>
+#include <edgedma/names.hpp>
+#include <edgedma/records.hpp>
+#include <edgedma/symbolizer.hpp>

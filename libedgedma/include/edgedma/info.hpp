@@ -21,6 +21,8 @@ struct Info {
 	// dma_get_cache_alignment(): the least alignment the kernel gives DMA
 	// buffers, bytes; 1 where the architecture keeps caches coherent.
 	std::uint32_t dma_alignment = 0;
+	// The enum edgedma_hook_mode in use; 0 when the module is not hooked.
+	std::uint32_t hook_mode = 0;
 
 	bool operator==(const Info &) const = default;
 };
@@ -29,6 +31,16 @@ struct Info {
 struct Stats {
 	std::uint64_t requests = 0; // netlink requests handled
 	std::uint64_t rejected = 0; // requests the module refused
+	std::uint64_t calls = 0;    // DMA-API calls the hooks saw
+	std::uint64_t mappings_live = 0;  // entries in the live mapping table
+	std::uint64_t pool_size = 0;      // entries preallocated for that table
+	std::uint64_t pool_exhausted = 0; // mappings not tracked: pool empty
+	std::uint64_t findings = 0;       // findings logged: the newest seq
+	std::uint64_t events_dropped = 0; // findings never multicast
+	std::uint64_t untracked_devices = 0; // calls from devices past device_slots
+	std::uint64_t hook_missed = 0;       // DMA-API calls the hooks could not see
+	// Unmaps and syncs of mappings made before edgedma watched the device.
+	std::uint64_t unseen_mappings = 0;
 
 	bool operator==(const Stats &) const = default;
 };
@@ -37,5 +49,9 @@ struct Stats {
 // "kprobe". A bit this library does not know yet (a newer module) appears as
 // its hex value instead of being dropped.
 EDGEDMA_API std::vector<std::string> hook_mode_names(std::uint32_t hook_modes);
+
+// The word for the one hook mode in use (Info::hook_mode): "none" for 0,
+// otherwise as hook_mode_names() spells it.
+EDGEDMA_API std::string hook_mode_name(std::uint32_t hook_mode);
 
 } // namespace edgedma

@@ -46,6 +46,43 @@
  * EDGEDMA_CMD_GET_STATS (do, CAP_SYS_ADMIN)
  *   request:  no attributes
  *   reply:    EDGEDMA_A_STATS_* counters, all u64, since the module loaded
+ *
+ * EDGEDMA_CMD_FINDINGS_GET (dump, CAP_SYS_ADMIN)
+ *   request:  [EDGEDMA_A_FINDING_SEQ]  u64, first sequence number wanted
+ *   reply:    one message per finding still in the log, oldest first, each
+ *             with the EDGEDMA_A_FINDING_* attributes. The log is bounded
+ *             (findings_log_size); a reader that finds a gap between the seq
+ *             it asked for and the first it got has lost the difference.
+ *
+ * EDGEDMA_CMD_FINDING (notification on the "events" multicast group)
+ *   One finding, as in FINDINGS_GET, sent as soon as the module can after
+ *   it is logged. Sequence numbers are consecutive; a listener that sees a
+ *   gap, or whose socket overflowed (ENOBUFS), recovers the missing ones
+ *   with FINDINGS_GET from the first missing seq.
+ *
+ * EDGEDMA_CMD_MAPPINGS_GET (dump, CAP_SYS_ADMIN)
+ *   request:  [EDGEDMA_A_MAPPING_DEVICE]  string, only this device
+ *   reply:    one message per live mapping (a scatter-gather mapping gives
+ *             one per mapped segment, with SG_INDEX and SG_COUNT), each with
+ *             the EDGEDMA_A_MAPPING_* attributes
+ *
+ * EDGEDMA_CMD_POLICY_SET (do, CAP_SYS_ADMIN)
+ *   request:  exactly one of EDGEDMA_A_POLICY_DEVICE (dev_name()) or
+ *             EDGEDMA_A_POLICY_DRIVER (driver name), and any of
+ *             ADDR_ALIGN, LEN_ALIGN (u32, powers of two, 1 = no
+ *             requirement), COHERENCY (u32, enum edgedma_coherency),
+ *             CHECKS (u32, bit (kind - 1) per enum edgedma_finding_kind:
+ *             the checks that run). Fields left out keep their value.
+ *             A device policy wins over a driver policy.
+ *
+ * EDGEDMA_CMD_POLICY_GET (do and dump, CAP_SYS_ADMIN)
+ *   do:       EDGEDMA_A_POLICY_DEVICE -> the policy in force for that
+ *             device: the overrides merged with what the device itself says
+ *             (DEV_COHERENT, DMA_MASK, SEG_BOUNDARY, MAX_SEG_SIZE, CACHE_LINE)
+ *   dump:     every override set, as given
+ *
+ * EDGEDMA_CMD_POLICY_DEL (do, CAP_SYS_ADMIN)
+ *   request:  EDGEDMA_A_POLICY_DEVICE or EDGEDMA_A_POLICY_DRIVER
  */
 #ifndef _UAPI_LINUX_EDGEDMA_H
 #define _UAPI_LINUX_EDGEDMA_H
@@ -60,10 +97,57 @@
  */
 #define EDGEDMA_RECORD_FORMAT_VERSION	1
 
+#define EDGEDMA_MCGRP_EVENTS	"events"
+
 /* Ways the module can attach to the DMA-mapping API (flags). */
 enum edgedma_hook_mode {
 	EDGEDMA_HOOK_MODE_TRACEPOINT = 1,	/* the kernel's dma trace events */
 	EDGEDMA_HOOK_MODE_KPROBE = 2,		/* kprobes and kretprobes */
+};
+
+/* The DMA-mapping call a record or finding is about. */
+enum edgedma_call_kind {
+	EDGEDMA_CALL_MAP_PAGE = 1,		/* dma_map_page_attrs, dma_map_single */
+	EDGEDMA_CALL_UNMAP_PAGE,
+	EDGEDMA_CALL_MAP_SG,			/* dma_map_sg_attrs, dma_map_sgtable */
+	EDGEDMA_CALL_UNMAP_SG,
+	EDGEDMA_CALL_MAP_RESOURCE,
+	EDGEDMA_CALL_UNMAP_RESOURCE,
+	EDGEDMA_CALL_ALLOC_COHERENT,		/* dma_alloc_attrs, dma_alloc_coherent */
+	EDGEDMA_CALL_FREE_COHERENT,
+	EDGEDMA_CALL_ALLOC_PAGES,		/* dma_alloc_pages, dma_alloc_noncoherent */
+	EDGEDMA_CALL_FREE_PAGES,
+	EDGEDMA_CALL_SYNC_SINGLE_FOR_CPU,
+	EDGEDMA_CALL_SYNC_SINGLE_FOR_DEVICE,
+	EDGEDMA_CALL_SYNC_SG_FOR_CPU,
+	EDGEDMA_CALL_SYNC_SG_FOR_DEVICE,
+};
+
+/* What a finding says is wrong. Policy CHECKS bit (kind - 1) turns one on. */
+enum edgedma_finding_kind {
+	EDGEDMA_FINDING_ADDR_MISALIGNED = 1,	/* DMA address vs required alignment */
+	EDGEDMA_FINDING_LEN_MISALIGNED,		/* length vs required alignment */
+	EDGEDMA_FINDING_CACHELINE_SHARED,	/* non-coherent, buffer shares a cache line */
+	EDGEDMA_FINDING_STACK_BUFFER,
+	EDGEDMA_FINDING_VMALLOC_BUFFER,
+	EDGEDMA_FINDING_RODATA_BUFFER,		/* kernel text or read-only data */
+	EDGEDMA_FINDING_SEG_BOUNDARY,		/* segment crosses the device's boundary */
+	EDGEDMA_FINDING_SEG_TOO_LONG,		/* segment above the device's max */
+	EDGEDMA_FINDING_MASK_EXCEEDED,		/* DMA address above the device's mask */
+	EDGEDMA_FINDING_BOUNCED,		/* swiotlb: device sees another page */
+	EDGEDMA_FINDING_UNMAP_UNKNOWN,
+	EDGEDMA_FINDING_DOUBLE_UNMAP,
+	EDGEDMA_FINDING_UNMAP_MISMATCH,		/* size, direction or call differs */
+	EDGEDMA_FINDING_SYNC_UNKNOWN,
+	EDGEDMA_FINDING_SYNC_MISMATCH,		/* outside the mapping or wrong direction */
+	EDGEDMA_FINDING_LEAK,			/* still mapped at unbind or unload */
+};
+
+/* Coherency of a device as the checks treat it. */
+enum edgedma_coherency {
+	EDGEDMA_COHERENCY_AUTO = 1,		/* what the kernel says of the device */
+	EDGEDMA_COHERENCY_COHERENT,
+	EDGEDMA_COHERENCY_NONCOHERENT,
 };
 
 enum {
@@ -75,6 +159,7 @@ enum {
 	EDGEDMA_A_INFO_PAGE_SIZE,
 	EDGEDMA_A_INFO_CACHE_LINE,
 	EDGEDMA_A_INFO_DMA_ALIGNMENT,
+	EDGEDMA_A_INFO_HOOK_MODE,		/* u32, the mode in use, 0 = none */
 
 	__EDGEDMA_A_INFO_MAX,
 	EDGEDMA_A_INFO_MAX = (__EDGEDMA_A_INFO_MAX - 1)
@@ -84,14 +169,87 @@ enum {
 	EDGEDMA_A_STATS_PAD = 1,
 	EDGEDMA_A_STATS_REQUESTS,	/* netlink requests handled */
 	EDGEDMA_A_STATS_REJECTED,	/* requests refused by the module */
+	EDGEDMA_A_STATS_CALLS,		/* DMA-API calls the hooks saw */
+	EDGEDMA_A_STATS_MAPPINGS_LIVE,	/* entries in the live table */
+	EDGEDMA_A_STATS_POOL_SIZE,	/* entries preallocated */
+	EDGEDMA_A_STATS_POOL_EXHAUSTED,	/* mappings not tracked: pool empty */
+	EDGEDMA_A_STATS_FINDINGS,	/* findings logged (the last seq) */
+	EDGEDMA_A_STATS_EVENTS_DROPPED,	/* findings never multicast */
+	EDGEDMA_A_STATS_UNTRACKED_DEVICES, /* calls from devices past device_slots */
+	EDGEDMA_A_STATS_HOOK_MISSED,	/* calls the hooks could not see */
+	EDGEDMA_A_STATS_UNSEEN_MAPPINGS, /* unmaps, syncs of mappings made unseen */
 
 	__EDGEDMA_A_STATS_MAX,
 	EDGEDMA_A_STATS_MAX = (__EDGEDMA_A_STATS_MAX - 1)
 };
 
 enum {
+	EDGEDMA_A_FINDING_PAD = 1,
+	EDGEDMA_A_FINDING_SEQ,		/* u64, 1 for the first finding */
+	EDGEDMA_A_FINDING_TIME_NS,	/* u64, ktime_get_ns() */
+	EDGEDMA_A_FINDING_KIND,		/* u32, enum edgedma_finding_kind */
+	EDGEDMA_A_FINDING_CALL,		/* u32, enum edgedma_call_kind */
+	EDGEDMA_A_FINDING_DEVICE,	/* string, dev_name() */
+	EDGEDMA_A_FINDING_DRIVER,	/* string, "" when unbound */
+	EDGEDMA_A_FINDING_DMA_ADDR,	/* u64 */
+	EDGEDMA_A_FINDING_SIZE,		/* u64 */
+	EDGEDMA_A_FINDING_DIR,		/* u32, enum dma_data_direction */
+	EDGEDMA_A_FINDING_CPU_PHYS,	/* u64, absent when unknown */
+	EDGEDMA_A_FINDING_CALLER,	/* u64, return address into the caller */
+	EDGEDMA_A_FINDING_DETAIL,	/* string, one sentence */
+	EDGEDMA_A_FINDING_MAP_CALLER,	/* u64, who made the mapping involved */
+
+	__EDGEDMA_A_FINDING_MAX,
+	EDGEDMA_A_FINDING_MAX = (__EDGEDMA_A_FINDING_MAX - 1)
+};
+
+enum {
+	EDGEDMA_A_MAPPING_PAD = 1,
+	EDGEDMA_A_MAPPING_DEVICE,	/* string */
+	EDGEDMA_A_MAPPING_DRIVER,	/* string */
+	EDGEDMA_A_MAPPING_CALL,		/* u32, enum edgedma_call_kind */
+	EDGEDMA_A_MAPPING_DMA_ADDR,	/* u64 */
+	EDGEDMA_A_MAPPING_SIZE,		/* u64 */
+	EDGEDMA_A_MAPPING_DIR,		/* u32 */
+	EDGEDMA_A_MAPPING_ATTRS,	/* u64, DMA_ATTR_* */
+	EDGEDMA_A_MAPPING_CPU_PHYS,	/* u64, absent when unknown */
+	EDGEDMA_A_MAPPING_CPU_VIRT,	/* u64, absent when unknown */
+	EDGEDMA_A_MAPPING_CALLER,	/* u64 */
+	EDGEDMA_A_MAPPING_TIME_NS,	/* u64 */
+	EDGEDMA_A_MAPPING_SG_INDEX,	/* u32, segment number in its sg list */
+	EDGEDMA_A_MAPPING_SG_COUNT,	/* u32, segments the sg mapping has */
+
+	__EDGEDMA_A_MAPPING_MAX,
+	EDGEDMA_A_MAPPING_MAX = (__EDGEDMA_A_MAPPING_MAX - 1)
+};
+
+enum {
+	EDGEDMA_A_POLICY_PAD = 1,
+	EDGEDMA_A_POLICY_DEVICE,	/* string */
+	EDGEDMA_A_POLICY_DRIVER,	/* string */
+	EDGEDMA_A_POLICY_ADDR_ALIGN,	/* u32 */
+	EDGEDMA_A_POLICY_LEN_ALIGN,	/* u32 */
+	EDGEDMA_A_POLICY_COHERENCY,	/* u32, enum edgedma_coherency */
+	EDGEDMA_A_POLICY_CHECKS,	/* u32, bit (kind - 1) */
+	EDGEDMA_A_POLICY_DEV_COHERENT,	/* u32, reply: 1 if the kernel says so */
+	EDGEDMA_A_POLICY_DMA_MASK,	/* u64, reply */
+	EDGEDMA_A_POLICY_SEG_BOUNDARY,	/* u64, reply */
+	EDGEDMA_A_POLICY_MAX_SEG_SIZE,	/* u32, reply */
+	EDGEDMA_A_POLICY_CACHE_LINE,	/* u32, reply */
+
+	__EDGEDMA_A_POLICY_MAX,
+	EDGEDMA_A_POLICY_MAX = (__EDGEDMA_A_POLICY_MAX - 1)
+};
+
+enum {
 	EDGEDMA_CMD_GET_INFO = 1,
 	EDGEDMA_CMD_GET_STATS,
+	EDGEDMA_CMD_FINDINGS_GET,
+	EDGEDMA_CMD_FINDING,
+	EDGEDMA_CMD_MAPPINGS_GET,
+	EDGEDMA_CMD_POLICY_SET,
+	EDGEDMA_CMD_POLICY_GET,
+	EDGEDMA_CMD_POLICY_DEL,
 
 	__EDGEDMA_CMD_MAX,
 	EDGEDMA_CMD_MAX = (__EDGEDMA_CMD_MAX - 1)

@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What each DMA-mapping call is checked for, and the sentence each finding
+ * gives the driver author.
+ *
+ * Runs in the hooks' context: any context but NMI, with preemption off.
+ * Nothing here sleeps or allocates; a finding is built on the stack and
+ * copied into the log.
+ */
+#include <linux/dma-map-ops.h>
+#include <linux/dma-mapping.h>
+#include <linux/iommu.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/percpu.h>
+#include <linux/sched/task_stack.h>
+#include <linux/scatterlist.h>
+#include <linux/swiotlb.h>
+#include <linux/vmalloc.h>
+#include <uapi/linux/edgedma.h>
+
+#include "compat.h"
+#include "checks.h"
+#include "devices.h"
+#include "edgedma.h"
+#include "findings.h"
+#include "maptrack.h"
+#include "policy.h"
+#include "vmalloc_pages.h"
+
+static DEFINE_PER_CPU(u64, edgedma_calls);
+/* Unmaps and syncs of mappings made before edgedma watched the device. */
+static DEFINE_PER_CPU(u64, edgedma_unseen);
+
+/*
+ * Whether an address edgedma does not know can be called unknown: only on a
+ * device whose every mapping was made under its eyes (devices.h).
+ */
+static bool edgedma_view_complete(const struct edgedma_devrec *rec)
+{
+	if (READ_ONCE(rec->complete))
+		return true;
+	this_cpu_inc(edgedma_unseen);
+	return false;
+}
+
+static const char *const edgedma_dir_names[] = {
+	[DMA_BIDIRECTIONAL] = "bidirectional",
+	[DMA_TO_DEVICE] = "to-device",
+	[DMA_FROM_DEVICE] = "from-device",
+	[DMA_NONE] = "none",
+};
+
+static const char *edgedma_dir_name(u32 dir)
+{
+	return dir < ARRAY_SIZE(edgedma_dir_names) ? edgedma_dir_names[dir] : "?";
+}
+
+/* What a check knows about the call it is judging. */
+struct edgedma_ctx {
+	const struct edgedma_call *call;
+	struct edgedma_devrec *rec;
+	struct edgedma_policy policy;
+};
+
+static bool edgedma_check_on(const struct edgedma_ctx *ctx, u32 kind)
+{
+	return ctx->policy.checks & BIT(kind - 1);
+}
+
+static __printf(6, 7) void
+edgedma_found(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 size,
+	      unsigned long map_caller, const char *fmt, ...)
+{
+	const struct edgedma_call *c = ctx->call;
+	struct edgedma_finding f = {
+		.kind = kind,
+		.call = c->kind,
+		.dir = c->dir,
+		.dma_addr = dma_addr,
+		.size = size,
+		.phys = c->phys,
+		.caller = c->caller,
+		.map_caller = map_caller,
+	};
+	va_list args;
+
+	if (!edgedma_check_on(ctx, kind))
+		return;
+	strscpy(f.device, ctx->rec->name, sizeof(f.device));
+	strscpy(f.driver, ctx->rec->driver, sizeof(f.driver));
+	va_start(args, fmt);
+	vsnprintf(f.detail, sizeof(f.detail), fmt, args);
+	va_end(args);
+	edgedma_finding_report(&f);
+}
+
+static u64 edgedma_device_phys(struct device *dev, u64 dma_addr);
+
+/* Does the device of this map call work on a copy of the buffer at @phys? */
+static bool edgedma_is_bounced(const struct edgedma_ctx *ctx, u64 phys)
+{
+	const struct edgedma_call *c = ctx->call;
+	u64 dev_phys;
+
+	if (c->kind != EDGEDMA_CALL_MAP_PAGE || c->phys != phys)
+		return false;
+	dev_phys = edgedma_device_phys(c->dev, c->dma_addr);
+	return dev_phys != EDGEDMA_NO_PHYS && dev_phys != phys;
+}
+
+/* ---- checks on the memory behind a buffer ------------------------------ */
+
+static bool edgedma_phys_in_task_stack(u64 phys, u64 size)
+{
+	struct task_struct *task = current;
+	void *stack = task_stack_page(task);
+	unsigned long i;
+
+#ifdef CONFIG_VMAP_STACK
+	struct vm_struct *area = task_stack_vm_area(task);
+
+	if (area) {
+		for (i = 0; i < area->nr_pages; i++) {
+			u64 start = page_to_phys(area->pages[i]);
+
+			if (phys < start + PAGE_SIZE && phys + size > start)
+				return true;
+		}
+		return false;
+	}
+#endif
+	if (!stack || !virt_addr_valid(stack))
+		return false;
+	i = virt_to_phys(stack);
+	return phys < i + THREAD_SIZE && phys + size > i;
+}
+
+static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 phys,
+				 u64 size, const void *cpu_addr)
+{
+	u32 line = cache_line_size();
+	unsigned long lookup;
+
+	if (phys == EDGEDMA_NO_PHYS)
+		return;
+
+	if (edgedma_phys_in_task_stack(phys, size))
+		edgedma_found(ctx, EDGEDMA_FINDING_STACK_BUFFER, ctx->call->dma_addr,
+			      size, 0,
+			      "buffer at phys %#llx is on the stack of %s[%d]; stack memory may be moved, freed or vmapped: DMA only to kmalloc'd or page-allocated memory",
+			      phys, current->comm, task_pid_nr(current));
+	else if (cpu_addr && is_vmalloc_addr(cpu_addr))
+		edgedma_found(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER,
+			      ctx->call->dma_addr, size, 0,
+			      "buffer at %px (phys %#llx) is vmalloc memory; the DMA API keeps only the linear map coherent: flush/invalidate_kernel_vmap_range() around the transfer",
+			      cpu_addr, phys);
+	else if (pfn_valid(PHYS_PFN(phys)) &&
+		 (lookup = edgedma_vmalloc_page_seen(pfn_to_page(PHYS_PFN(phys)))))
+		edgedma_found(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER,
+			      ctx->call->dma_addr, size, 0,
+			      "buffer at phys %#llx is vmalloc memory (vmalloc_to_page() in %pS); the DMA API keeps only the linear map coherent: flush/invalidate_kernel_vmap_range() needed",
+			      phys, (void *)lookup);
+	else if (!pfn_valid(PHYS_PFN(phys)))
+		edgedma_found(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER,
+			      ctx->call->dma_addr, size, 0,
+			      "page at phys %#llx is not RAM the kernel manages: was it made with virt_to_page() of a vmalloc or stack address?",
+			      phys);
+
+	if (edgedma_phys_in_kernel_rodata(phys, size))
+		edgedma_found(ctx, EDGEDMA_FINDING_RODATA_BUFFER, ctx->call->dma_addr,
+			      size, 0,
+			      "buffer at phys %#llx is kernel text or read-only data; a device must never write there, and it is not a DMA buffer",
+			      phys);
+
+	/*
+	 * Only a device write can lose the neighbour's data: its lines are
+	 * invalidated around the transfer. To the device the kernel only
+	 * cleans (writes back) lines, which the neighbour survives; the kernel
+	 * reasons the same way when it decides which kmalloc buffers to bounce.
+	 * A bounced buffer is never touched by the device or by cache
+	 * maintenance: the kernel copies it (6.12 bounces small kmalloc
+	 * buffers of non-coherent devices on purpose). Only bounced is said.
+	 */
+	if (!ctx->policy.coherent && line > 1 && ctx->call->dir != DMA_TO_DEVICE &&
+	    ((phys & (line - 1)) || ((phys + size) & (line - 1))) &&
+	    !edgedma_is_bounced(ctx, phys))
+		edgedma_found(ctx, EDGEDMA_FINDING_CACHELINE_SHARED,
+			      ctx->call->dma_addr, size, 0,
+			      "%s device, %s buffer at phys %#llx +%llu %s a %u-byte cache line shared with other data: the invalidate for the DMA can discard CPU writes to it",
+			      ctx->policy.coherent_overridden ? "treated as non-coherent" : "non-coherent",
+			      edgedma_dir_name(ctx->call->dir), phys, size,
+			      (phys & (line - 1)) ? "starts in" : "ends in", line);
+}
+
+/* ---- checks on what the device is given -------------------------------- */
+
+/* The physical address the device reaches at @dma_addr, or NO_PHYS. */
+static u64 edgedma_device_phys(struct device *dev, u64 dma_addr)
+{
+	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);
+
+	if (domain && (domain->type & __IOMMU_DOMAIN_PAGING))
+		return iommu_iova_to_phys(domain, dma_addr) ?: EDGEDMA_NO_PHYS;
+	return edgedma_direct_dma_to_phys(dev, dma_addr);
+}
+
+static void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
+				  u64 size, u64 cpu_phys, bool sg)
+{
+	struct device *dev = ctx->call->dev;
+	const struct edgedma_policy *p = &ctx->policy;
+	bool coherent_alloc = ctx->call->kind == EDGEDMA_CALL_ALLOC_COHERENT;
+	u64 mask = coherent_alloc ? dev->coherent_dma_mask :
+		   (dev->dma_mask ? *dev->dma_mask : 0);
+	u64 boundary = dma_get_seg_boundary(dev);
+	u64 dev_phys;
+
+	if (p->addr_align > 1 && (dma_addr & (p->addr_align - 1)))
+		edgedma_found(ctx, EDGEDMA_FINDING_ADDR_MISALIGNED, dma_addr, size, 0,
+			      "DMA address %#llx is not aligned to the %u bytes this device's policy requires",
+			      dma_addr, p->addr_align);
+	if (p->len_align > 1 && (size & (p->len_align - 1)))
+		edgedma_found(ctx, EDGEDMA_FINDING_LEN_MISALIGNED, dma_addr, size, 0,
+			      "length %llu is not a multiple of the %u bytes this device's policy requires",
+			      size, p->len_align);
+	if (mask && size && dma_addr + size - 1 > mask)
+		edgedma_found(ctx, EDGEDMA_FINDING_MASK_EXCEEDED, dma_addr, size, 0,
+			      "DMA range [%#llx, +%llu) ends above the device's %s mask %#llx; the device cannot reach it",
+			      dma_addr, size, coherent_alloc ? "coherent DMA" : "DMA", mask);
+	if (sg && size && (dma_addr & ~boundary) != ((dma_addr + size - 1) & ~boundary))
+		edgedma_found(ctx, EDGEDMA_FINDING_SEG_BOUNDARY, dma_addr, size, 0,
+			      "segment [%#llx, +%llu) crosses the device's segment boundary (mask %#llx)",
+			      dma_addr, size, boundary);
+	if (sg && size > dma_get_max_seg_size(dev))
+		edgedma_found(ctx, EDGEDMA_FINDING_SEG_TOO_LONG, dma_addr, size, 0,
+			      "segment of %llu bytes is longer than the device's maximum segment size %u",
+			      size, dma_get_max_seg_size(dev));
+
+	if (cpu_phys == EDGEDMA_NO_PHYS || !edgedma_check_on(ctx, EDGEDMA_FINDING_BOUNCED))
+		return;
+	dev_phys = edgedma_device_phys(dev, dma_addr);
+	if (dev_phys != EDGEDMA_NO_PHYS && dev_phys != cpu_phys)
+		edgedma_found(ctx, EDGEDMA_FINDING_BOUNCED, dma_addr, size, 0,
+			      "buffer at phys %#llx is bounced: the device works on a copy at phys %#llx (swiotlb), which costs a copy per transfer%s",
+			      cpu_phys, dev_phys,
+			      mask && cpu_phys + size - 1 > mask ?
+			      "; the buffer lies above the device's DMA mask" : "");
+}
+
+/* ---- map and unmap --------------------------------------------------------- */
+
+static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
+			  u64 phys, u32 sg_index, u32 sg_count)
+{
+	const struct edgedma_call *c = ctx->call;
+	struct edgedma_mapping m = {
+		.devrec = ctx->rec,
+		.dma_addr = dma_addr,
+		.size = size,
+		.phys = phys,
+		.time_ns = ktime_get_ns(),
+		.cpu_virt = (unsigned long)c->cpu_addr,
+		.caller = c->caller,
+		.attrs = c->attrs,
+		.kind = c->kind,
+		.dir = c->dir,
+		.sg_index = sg_index,
+		.sg_count = sg_count,
+		.sg_nents = c->nents,
+	};
+
+	edgedma_maptrack_add(&m);
+}
+
+static void edgedma_on_map(const struct edgedma_ctx *ctx)
+{
+	const struct edgedma_call *c = ctx->call;
+
+	/* Coherent memory and device registers are not buffers to judge. */
+	if (c->kind != EDGEDMA_CALL_ALLOC_COHERENT &&
+	    c->kind != EDGEDMA_CALL_MAP_RESOURCE)
+		edgedma_check_memory(ctx, c->phys, c->size, c->cpu_addr);
+	edgedma_check_segment(ctx, c->dma_addr, c->size,
+			      c->kind == EDGEDMA_CALL_MAP_RESOURCE ? EDGEDMA_NO_PHYS : c->phys,
+			      false);
+	edgedma_track(ctx, c->dma_addr, c->size, c->phys, 0, 0);
+}
+
+static void edgedma_on_map_sg(const struct edgedma_ctx *ctx)
+{
+	const struct edgedma_call *c = ctx->call;
+	bool one_to_one = c->mapped_nents == c->nents;
+	struct scatterlist *sg;
+	int i;
+
+	for_each_sg(c->sgl, sg, c->nents, i)
+		edgedma_check_memory(ctx, sg_phys(sg), sg->length, NULL);
+	for_each_sg(c->sgl, sg, c->mapped_nents, i) {
+		u64 phys = one_to_one ? sg_phys(sg) : EDGEDMA_NO_PHYS;
+
+		edgedma_check_segment(ctx, sg_dma_address(sg), sg_dma_len(sg),
+				      phys, true);
+		edgedma_track(ctx, sg_dma_address(sg), sg_dma_len(sg), phys, i,
+			      c->mapped_nents);
+	}
+}
+
+/* The map call each unmap call must undo. */
+static u32 edgedma_map_kind_of(u32 unmap_kind)
+{
+	switch (unmap_kind) {
+	case EDGEDMA_CALL_UNMAP_PAGE:
+		return EDGEDMA_CALL_MAP_PAGE;
+	case EDGEDMA_CALL_UNMAP_SG:
+		return EDGEDMA_CALL_MAP_SG;
+	case EDGEDMA_CALL_UNMAP_RESOURCE:
+		return EDGEDMA_CALL_MAP_RESOURCE;
+	case EDGEDMA_CALL_FREE_COHERENT:
+		return EDGEDMA_CALL_ALLOC_COHERENT;
+	case EDGEDMA_CALL_FREE_PAGES:
+		return EDGEDMA_CALL_ALLOC_PAGES;
+	}
+	return 0;
+}
+
+static const char *const edgedma_call_names[] = {
+	[EDGEDMA_CALL_MAP_PAGE] = "dma_map_page",
+	[EDGEDMA_CALL_UNMAP_PAGE] = "dma_unmap_page",
+	[EDGEDMA_CALL_MAP_SG] = "dma_map_sg",
+	[EDGEDMA_CALL_UNMAP_SG] = "dma_unmap_sg",
+	[EDGEDMA_CALL_MAP_RESOURCE] = "dma_map_resource",
+	[EDGEDMA_CALL_UNMAP_RESOURCE] = "dma_unmap_resource",
+	[EDGEDMA_CALL_ALLOC_COHERENT] = "dma_alloc_coherent",
+	[EDGEDMA_CALL_FREE_COHERENT] = "dma_free_coherent",
+	[EDGEDMA_CALL_ALLOC_PAGES] = "dma_alloc_pages",
+	[EDGEDMA_CALL_FREE_PAGES] = "dma_free_pages",
+	[EDGEDMA_CALL_SYNC_SINGLE_FOR_CPU] = "dma_sync_single_for_cpu",
+	[EDGEDMA_CALL_SYNC_SINGLE_FOR_DEVICE] = "dma_sync_single_for_device",
+	[EDGEDMA_CALL_SYNC_SG_FOR_CPU] = "dma_sync_sg_for_cpu",
+	[EDGEDMA_CALL_SYNC_SG_FOR_DEVICE] = "dma_sync_sg_for_device",
+};
+
+const char *edgedma_call_name(u32 kind)
+{
+	if (kind < ARRAY_SIZE(edgedma_call_names) && edgedma_call_names[kind])
+		return edgedma_call_names[kind];
+	return "?";
+}
+
+/* Remove the mapping at @dma_addr; report what is wrong with the unmap. */
+static bool edgedma_unmap_one(const struct edgedma_ctx *ctx, u64 dma_addr,
+			      u64 size, struct edgedma_mapping *m)
+{
+	const struct edgedma_call *c = ctx->call;
+	const struct edgedma_mapping want = {
+		.size = c->kind == EDGEDMA_CALL_UNMAP_SG ? 0 : size,
+		.dir = c->dir,
+		.kind = edgedma_map_kind_of(c->kind),
+	};
+	struct edgedma_unmapped u;
+
+	if (!edgedma_maptrack_remove(ctx->rec, dma_addr, &want, c->caller, m)) {
+		if (edgedma_maptrack_history_find(ctx->rec, dma_addr, &u))
+			edgedma_found(ctx, EDGEDMA_FINDING_DOUBLE_UNMAP, dma_addr,
+				      size, u.map_caller,
+				      "%s of %#llx, which %pS already unmapped %llu us earlier",
+				      edgedma_call_name(c->kind), dma_addr,
+				      (void *)u.unmap_caller,
+				      div_u64(ktime_get_ns() - u.unmap_time_ns, 1000));
+		else if (edgedma_view_complete(ctx->rec))
+			edgedma_found(ctx, EDGEDMA_FINDING_UNMAP_UNKNOWN, dma_addr,
+				      size, 0,
+				      "%s of %#llx, which this device never mapped (or whose map edgedma did not see)",
+				      edgedma_call_name(c->kind), dma_addr);
+		return false;
+	}
+	if (m->kind != edgedma_map_kind_of(c->kind))
+		edgedma_found(ctx, EDGEDMA_FINDING_UNMAP_MISMATCH, dma_addr, size,
+			      m->caller, "%s of a mapping made with %s by %pS",
+			      edgedma_call_name(c->kind), edgedma_call_name(m->kind),
+			      (void *)m->caller);
+	else if (c->kind != EDGEDMA_CALL_UNMAP_SG && size != m->size)
+		edgedma_found(ctx, EDGEDMA_FINDING_UNMAP_MISMATCH, dma_addr, size,
+			      m->caller, "%s of %llu bytes, but %pS mapped %llu bytes",
+			      edgedma_call_name(c->kind), size, (void *)m->caller,
+			      m->size);
+	else if (c->kind != EDGEDMA_CALL_FREE_COHERENT && c->dir != m->dir)
+		edgedma_found(ctx, EDGEDMA_FINDING_UNMAP_MISMATCH, dma_addr, size,
+			      m->caller, "%s with direction %s, but %pS mapped it %s",
+			      edgedma_call_name(c->kind), edgedma_dir_name(c->dir),
+			      (void *)m->caller, edgedma_dir_name(m->dir));
+	return true;
+}
+
+static void edgedma_on_unmap(const struct edgedma_ctx *ctx)
+{
+	struct edgedma_mapping m;
+
+	edgedma_unmap_one(ctx, ctx->call->dma_addr, ctx->call->size, &m);
+}
+
+static void edgedma_on_unmap_sg(const struct edgedma_ctx *ctx)
+{
+	const struct edgedma_call *c = ctx->call;
+	struct edgedma_mapping m;
+	struct scatterlist *sg;
+	u32 count;
+	int i;
+
+	if (!c->sgl || !edgedma_unmap_one(ctx, sg_dma_address(c->sgl), 0, &m))
+		return;
+	if (m.sg_nents != c->nents)
+		edgedma_found(ctx, EDGEDMA_FINDING_UNMAP_MISMATCH,
+			      sg_dma_address(c->sgl), 0, m.caller,
+			      "dma_unmap_sg with %d entries, but %pS mapped the list with %u: pass the count given to dma_map_sg, not the one it returned",
+			      c->nents, (void *)m.caller, m.sg_nents);
+	count = m.sg_count;
+	for_each_sg(c->sgl, sg, count, i) {
+		const struct edgedma_mapping want = {
+			.dir = c->dir,
+			.kind = EDGEDMA_CALL_MAP_SG,
+		};
+
+		if (i)
+			edgedma_maptrack_remove(ctx->rec, sg_dma_address(sg),
+						&want, c->caller, &m);
+	}
+}
+
+/* ---- syncs ---------------------------------------------------------------- */
+
+static void edgedma_sync_one(const struct edgedma_ctx *ctx, u64 addr, u64 size)
+{
+	const struct edgedma_call *c = ctx->call;
+	struct edgedma_mapping m;
+	struct edgedma_unmapped u;
+
+	if (edgedma_maptrack_find_containing(ctx->rec, addr, size, &m)) {
+		struct device *dev = c->dev;
+		u64 mask = dev->dma_mask ? *dev->dma_mask : 0;
+
+		/* The mask may have shrunk since the map (dma_set_mask later). */
+		if (mask && m.dma_addr + m.size - 1 > mask)
+			edgedma_found(ctx, EDGEDMA_FINDING_MASK_EXCEEDED, m.dma_addr,
+				      m.size, m.caller,
+				      "%s of a mapping at [%#llx, +%llu) made by %pS, which now lies above the device's DMA mask %#llx: the mask was narrowed while the mapping was live",
+				      edgedma_call_name(c->kind), m.dma_addr, m.size,
+				      (void *)m.caller, mask);
+		if (m.dir != DMA_BIDIRECTIONAL && c->dir != m.dir)
+			edgedma_found(ctx, EDGEDMA_FINDING_SYNC_MISMATCH, addr, size,
+				      m.caller, "%s with direction %s of a mapping %pS made %s",
+				      edgedma_call_name(c->kind), edgedma_dir_name(c->dir),
+				      (void *)m.caller, edgedma_dir_name(m.dir));
+		return;
+	}
+	if (edgedma_maptrack_find_overlapping(ctx->rec, addr, &m)) {
+		edgedma_found(ctx, EDGEDMA_FINDING_SYNC_MISMATCH, addr, size, m.caller,
+			      "%s of [%#llx, +%llu) runs past the end of the %llu-byte mapping at %#llx made by %pS",
+			      edgedma_call_name(c->kind), addr, size, m.size,
+			      m.dma_addr, (void *)m.caller);
+		return;
+	}
+	if (edgedma_maptrack_history_find(ctx->rec, addr, &u))
+		edgedma_found(ctx, EDGEDMA_FINDING_SYNC_UNKNOWN, addr, size,
+			      u.map_caller, "%s of %#llx after %pS unmapped it",
+			      edgedma_call_name(c->kind), addr,
+			      (void *)u.unmap_caller);
+	else if (edgedma_view_complete(ctx->rec))
+		edgedma_found(ctx, EDGEDMA_FINDING_SYNC_UNKNOWN, addr, size, 0,
+			      "%s of %#llx, which is not mapped for this device",
+			      edgedma_call_name(c->kind), addr);
+}
+
+static void edgedma_on_sync_sg(const struct edgedma_ctx *ctx)
+{
+	struct scatterlist *sg;
+	int i;
+
+	for_each_sg(ctx->call->sgl, sg, ctx->call->nents, i) {
+		if (!sg_dma_len(sg))
+			break;
+		edgedma_sync_one(ctx, sg_dma_address(sg), sg_dma_len(sg));
+	}
+}
+
+static void edgedma_judge_call(const struct edgedma_call *call)
+{
+	struct edgedma_ctx ctx = { .call = call };
+
+	this_cpu_inc(edgedma_calls);
+	if (!call->dev)
+		return;
+	ctx.rec = edgedma_devrec_get(call->dev);
+	if (!ctx.rec)
+		return;
+	edgedma_devrec_refresh_driver(ctx.rec, call->dev);
+	edgedma_policy_resolve(call->dev, &ctx.policy);
+
+	switch (call->kind) {
+	case EDGEDMA_CALL_MAP_PAGE:
+	case EDGEDMA_CALL_MAP_RESOURCE:
+	case EDGEDMA_CALL_ALLOC_COHERENT:
+	case EDGEDMA_CALL_ALLOC_PAGES:
+		edgedma_on_map(&ctx);
+		break;
+	case EDGEDMA_CALL_MAP_SG:
+		edgedma_on_map_sg(&ctx);
+		break;
+	case EDGEDMA_CALL_UNMAP_PAGE:
+	case EDGEDMA_CALL_UNMAP_RESOURCE:
+	case EDGEDMA_CALL_FREE_COHERENT:
+	case EDGEDMA_CALL_FREE_PAGES:
+		edgedma_on_unmap(&ctx);
+		break;
+	case EDGEDMA_CALL_UNMAP_SG:
+		edgedma_on_unmap_sg(&ctx);
+		break;
+	case EDGEDMA_CALL_SYNC_SINGLE_FOR_CPU:
+	case EDGEDMA_CALL_SYNC_SINGLE_FOR_DEVICE:
+		edgedma_sync_one(&ctx, call->dma_addr, call->size);
+		break;
+	case EDGEDMA_CALL_SYNC_SG_FOR_CPU:
+	case EDGEDMA_CALL_SYNC_SG_FOR_DEVICE:
+		edgedma_on_sync_sg(&ctx);
+		break;
+	}
+}
+
+u64 edgedma_checks_calls(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(edgedma_calls, cpu);
+	return sum;
+}
+
+u64 edgedma_checks_unseen(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(edgedma_unseen, cpu);
+	return sum;
+}
+
+/*
+ * With interrupts off: a kprobe that fires while another one's handler runs
+ * on the same CPU is skipped by the kprobe core, and an interrupt taken here
+ * that unmaps a DMA buffer would be such a probe. Masking them makes the
+ * window of a missed call the kprobe core's own few instructions.
+ */
+void edgedma_track_call(const struct edgedma_call *call)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	edgedma_judge_call(call);
+	local_irq_restore(flags);
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _EDGEDMA_DEVICES_H
+#define _EDGEDMA_DEVICES_H
+
+#include <linux/atomic.h>
+#include <linux/types.h>
+
+struct device;
+
+#define EDGEDMA_NAME_LEN	48
+
+/*
+ * What edgedma keeps of a device that made DMA-mapping calls. Records are
+ * claimed from a fixed table the first time a device is seen and never
+ * freed, so mappings and findings can name a device without touching its
+ * struct device again (it may be gone by the time a dump reads them).
+ */
+struct edgedma_devrec {
+	struct device *dev;		/* NULL: slot free */
+	const char *kobj_name;		/* identifies this incarnation of dev */
+	char name[EDGEDMA_NAME_LEN];
+	char driver[EDGEDMA_NAME_LEN];
+	const void *driver_seen;	/* the struct device_driver named above */
+	/*
+	 * Every mapping the device holds was made while the hooks watched: its
+	 * driver bound (or unbound) after they were armed. A device already
+	 * driven at load may unmap and sync what edgedma never saw mapped, so
+	 * unmap-unknown and sync-unknown wait for this.
+	 */
+	bool complete;
+	atomic_t ready;
+};
+
+int edgedma_devices_init(void);
+void edgedma_devices_exit(void);
+
+/* The record of @dev, claimed if needed; NULL when the table is full. */
+struct edgedma_devrec *edgedma_devrec_get(struct device *dev);
+/* The record of @dev if it has one; never claims a slot. */
+struct edgedma_devrec *edgedma_devrec_find(struct device *dev);
+/* Copy the driver name of @dev into its record if it changed. */
+void edgedma_devrec_refresh_driver(struct edgedma_devrec *rec, struct device *dev);
+u64 edgedma_devices_untracked(void);
+/* The driver of @dev binds or has unbound; process context. */
+void edgedma_devrec_view_starts(struct device *dev);
+/* A PCI or platform device by dev_name(), with a reference; process context. */
+struct device *edgedma_find_device_by_name(const char *name);
+
+#endif /* _EDGEDMA_DEVICES_H */

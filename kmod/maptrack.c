@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The live mapping table and the history of recent unmaps.
+ *
+ * Mappings live in a hash table keyed by (device, DMA address granule).
+ * Each bucket has its own raw spinlock, so two CPUs mapping at once only
+ * meet when they hash to the same bucket; there is no table-wide lock. The
+ * entries come from a pool allocated at load and handed out through a
+ * bitmap, so the hook path never allocates. Unmaps are remembered per CPU,
+ * in rings with a lock each, to explain a later double unmap or fault.
+ */
+#include <linux/bitmap.h>
+#include <linux/hash.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+
+#include "compat.h"
+#include "edgedma.h"
+#include "maptrack.h"
+
+static unsigned int pool_size = 32768;
+module_param(pool_size, uint, 0444);
+MODULE_PARM_DESC(pool_size, "Live mappings edgedma can track (default 32768)");
+
+static unsigned int history_size = 256;
+module_param(history_size, uint, 0444);
+MODULE_PARM_DESC(history_size, "Recent unmaps remembered per CPU (default 256)");
+
+#define EDGEDMA_HASH_BITS	14
+#define EDGEDMA_GRANULE_SHIFT	13
+/* Containment searches step back at most this many granules (32 MiB). */
+#define EDGEDMA_MAX_SEARCH	4096
+
+struct edgedma_bucket {
+	raw_spinlock_t lock;
+	struct hlist_head head;
+};
+
+struct edgedma_history {
+	raw_spinlock_t lock;
+	unsigned int next;
+	struct edgedma_unmapped *ring;
+};
+
+static struct edgedma_bucket *edgedma_buckets;
+static struct edgedma_mapping *edgedma_pool;
+static unsigned long *edgedma_pool_used;
+static struct edgedma_history *edgedma_histories;
+static struct edgedma_unmapped *edgedma_history_ring;
+
+static DEFINE_PER_CPU(unsigned int, edgedma_pool_hint);
+static DEFINE_PER_CPU(s64, edgedma_live);
+static DEFINE_PER_CPU(u64, edgedma_exhausted);
+/* Largest mapping seen, bounding how far a containment search looks. */
+static u64 edgedma_largest;
+
+static struct edgedma_bucket *edgedma_bucket_of(struct edgedma_devrec *rec,
+						u64 granule)
+{
+	u64 key = (u64)(unsigned long)rec ^ (granule * GOLDEN_RATIO_64);
+
+	return &edgedma_buckets[hash_64(key, EDGEDMA_HASH_BITS)];
+}
+
+static struct edgedma_mapping *edgedma_pool_get(void)
+{
+	unsigned int hint = this_cpu_read(edgedma_pool_hint);
+	unsigned long idx;
+	int tries;
+
+	for (tries = 0; tries < 4; tries++) {
+		idx = find_next_zero_bit(edgedma_pool_used, pool_size, hint);
+		if (idx >= pool_size)
+			idx = find_first_zero_bit(edgedma_pool_used, pool_size);
+		if (idx >= pool_size)
+			break;
+		if (!test_and_set_bit(idx, edgedma_pool_used)) {
+			this_cpu_write(edgedma_pool_hint, idx + 1);
+			return &edgedma_pool[idx];
+		}
+		hint = idx + 1;
+	}
+	this_cpu_inc(edgedma_exhausted);
+	return NULL;
+}
+
+static void edgedma_pool_put(struct edgedma_mapping *m)
+{
+	clear_bit(m - edgedma_pool, edgedma_pool_used);
+}
+
+bool edgedma_maptrack_add(const struct edgedma_mapping *src)
+{
+	struct edgedma_bucket *b;
+	struct edgedma_mapping *m;
+	unsigned long flags;
+	u64 largest;
+
+	m = edgedma_pool_get();
+	if (!m)
+		return false;
+	*m = *src;
+	INIT_HLIST_NODE(&m->node);
+
+	largest = READ_ONCE(edgedma_largest);
+	while (m->size > largest) {
+		u64 seen = cmpxchg64(&edgedma_largest, largest, m->size);
+
+		if (seen == largest)
+			break;
+		largest = seen;
+	}
+
+	b = edgedma_bucket_of(m->devrec, m->dma_addr >> EDGEDMA_GRANULE_SHIFT);
+	raw_spin_lock_irqsave(&b->lock, flags);
+	hlist_add_head(&m->node, &b->head);
+	raw_spin_unlock_irqrestore(&b->lock, flags);
+	this_cpu_inc(edgedma_live);
+	return true;
+}
+
+static void edgedma_history_add(const struct edgedma_mapping *m,
+				unsigned long unmap_caller)
+{
+	struct edgedma_history *h;
+	struct edgedma_unmapped *u;
+	unsigned long flags;
+
+	if (!history_size)
+		return;
+	h = &edgedma_histories[raw_smp_processor_id()];
+	raw_spin_lock_irqsave(&h->lock, flags);
+	u = &h->ring[h->next];
+	h->next = (h->next + 1) % history_size;
+	u->devrec = m->devrec;
+	u->dma_addr = m->dma_addr;
+	u->size = m->size;
+	u->map_time_ns = m->time_ns;
+	u->unmap_time_ns = ktime_get_ns();
+	u->map_caller = m->caller;
+	u->unmap_caller = unmap_caller;
+	u->kind = m->kind;
+	u->dir = m->dir;
+	raw_spin_unlock_irqrestore(&h->lock, flags);
+}
+
+/* How well @m fits an unmap described by @want: size, direction, kind. */
+static int edgedma_unmap_fit(const struct edgedma_mapping *m,
+			     const struct edgedma_mapping *want)
+{
+	return (!want->size || m->size == want->size) +
+	       (m->dir == want->dir) + (m->kind == want->kind);
+}
+
+bool edgedma_maptrack_remove(struct edgedma_devrec *rec, u64 dma_addr,
+			     const struct edgedma_mapping *want,
+			     unsigned long unmap_caller,
+			     struct edgedma_mapping *out)
+{
+	struct edgedma_bucket *b;
+	struct edgedma_mapping *m, *found = NULL;
+	unsigned long flags;
+	int best = -1;
+
+	b = edgedma_bucket_of(rec, dma_addr >> EDGEDMA_GRANULE_SHIFT);
+	raw_spin_lock_irqsave(&b->lock, flags);
+	hlist_for_each_entry(m, &b->head, node) {
+		int fit;
+
+		if (m->devrec != rec || m->dma_addr != dma_addr)
+			continue;
+		fit = edgedma_unmap_fit(m, want);
+		if (fit > best) {
+			best = fit;
+			found = m;
+		}
+		if (fit == 3)
+			break;
+	}
+	if (found)
+		hlist_del(&found->node);
+	raw_spin_unlock_irqrestore(&b->lock, flags);
+	if (!found)
+		return false;
+
+	*out = *found;
+	edgedma_pool_put(found);
+	this_cpu_dec(edgedma_live);
+	edgedma_history_add(out, unmap_caller);
+	return true;
+}
+
+/* Search granules downwards from @addr for a mapping @pred accepts. */
+static bool edgedma_search(struct edgedma_devrec *rec, u64 addr, u64 size,
+			   bool contain, struct edgedma_mapping *out)
+{
+	u64 granule = addr >> EDGEDMA_GRANULE_SHIFT;
+	u64 steps = (READ_ONCE(edgedma_largest) >> EDGEDMA_GRANULE_SHIFT) + 1;
+	u64 i;
+
+	steps = min_t(u64, steps, EDGEDMA_MAX_SEARCH);
+	for (i = 0; i <= steps && i <= granule; i++) {
+		struct edgedma_bucket *b = edgedma_bucket_of(rec, granule - i);
+		struct edgedma_mapping *m;
+		unsigned long flags;
+		bool hit = false;
+
+		raw_spin_lock_irqsave(&b->lock, flags);
+		hlist_for_each_entry(m, &b->head, node) {
+			if (m->devrec != rec || addr < m->dma_addr ||
+			    addr >= m->dma_addr + m->size)
+				continue;
+			if (contain && addr + size > m->dma_addr + m->size)
+				continue;
+			*out = *m;
+			hit = true;
+			break;
+		}
+		raw_spin_unlock_irqrestore(&b->lock, flags);
+		if (hit)
+			return true;
+	}
+	return false;
+}
+
+bool edgedma_maptrack_find_containing(struct edgedma_devrec *rec, u64 addr,
+				      u64 size, struct edgedma_mapping *out)
+{
+	return edgedma_search(rec, addr, size, true, out);
+}
+
+bool edgedma_maptrack_find_overlapping(struct edgedma_devrec *rec, u64 addr,
+				       struct edgedma_mapping *out)
+{
+	return edgedma_search(rec, addr, 1, false, out);
+}
+
+bool edgedma_maptrack_history_find(struct edgedma_devrec *rec, u64 dma_addr,
+				   struct edgedma_unmapped *out)
+{
+	bool found = false;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct edgedma_history *h = &edgedma_histories[cpu];
+		unsigned long flags;
+		unsigned int i;
+
+		raw_spin_lock_irqsave(&h->lock, flags);
+		for (i = 0; i < history_size; i++) {
+			struct edgedma_unmapped *u = &h->ring[i];
+
+			if (u->devrec != rec || u->dma_addr != dma_addr)
+				continue;
+			if (!found || u->unmap_time_ns > out->unmap_time_ns) {
+				*out = *u;
+				found = true;
+			}
+		}
+		raw_spin_unlock_irqrestore(&h->lock, flags);
+	}
+	return found;
+}
+
+/* *pos: bucket index in the high bits, entry number in the low 16. */
+void edgedma_maptrack_walk(unsigned long *pos, edgedma_mapping_fn fn, void *arg)
+{
+	unsigned long bucket = *pos >> 16, skip = *pos & 0xffff;
+
+	for (; bucket < (1UL << EDGEDMA_HASH_BITS); bucket++, skip = 0) {
+		struct edgedma_bucket *b = &edgedma_buckets[bucket];
+		struct edgedma_mapping *m, copy;
+		unsigned long n = 0, flags;
+
+		for (;;) {
+			bool have = false;
+
+			raw_spin_lock_irqsave(&b->lock, flags);
+			n = 0;
+			hlist_for_each_entry(m, &b->head, node) {
+				if (n++ == skip) {
+					copy = *m;
+					have = true;
+					break;
+				}
+			}
+			raw_spin_unlock_irqrestore(&b->lock, flags);
+			if (!have)
+				break;
+			if (!fn(&copy, arg)) {
+				*pos = (bucket << 16) | skip;
+				return;
+			}
+			skip++;
+		}
+	}
+	*pos = bucket << 16;
+}
+
+void edgedma_maptrack_drain(bool (*match)(const struct edgedma_mapping *m,
+					  const void *key),
+			    const void *key,
+			    void (*fn)(const struct edgedma_mapping *m))
+{
+	unsigned long i;
+
+	for (i = 0; i < (1UL << EDGEDMA_HASH_BITS); i++) {
+		struct edgedma_bucket *b = &edgedma_buckets[i];
+		struct edgedma_mapping *m;
+		struct hlist_node *tmp;
+		unsigned long flags;
+
+		raw_spin_lock_irqsave(&b->lock, flags);
+		hlist_for_each_entry_safe(m, tmp, &b->head, node) {
+			if (!match(m, key))
+				continue;
+			hlist_del(&m->node);
+			if (fn)
+				fn(m);
+			edgedma_pool_put(m);
+			this_cpu_dec(edgedma_live);
+		}
+		raw_spin_unlock_irqrestore(&b->lock, flags);
+	}
+}
+
+u64 edgedma_maptrack_live(void)
+{
+	s64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(edgedma_live, cpu);
+	return sum > 0 ? sum : 0;
+}
+
+u64 edgedma_maptrack_pool_size(void)
+{
+	return pool_size;
+}
+
+u64 edgedma_maptrack_exhausted(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(edgedma_exhausted, cpu);
+	return sum;
+}
+
+int __init edgedma_maptrack_init(void)
+{
+	unsigned long i;
+	int cpu;
+
+	edgedma_buckets = kvcalloc(1UL << EDGEDMA_HASH_BITS,
+				   sizeof(*edgedma_buckets), GFP_KERNEL);
+	edgedma_pool = kvcalloc(max(pool_size, 1U), sizeof(*edgedma_pool),
+				GFP_KERNEL);
+	edgedma_pool_used = bitmap_zalloc(max(pool_size, 1U), GFP_KERNEL);
+	edgedma_histories = kvcalloc(nr_cpu_ids, sizeof(*edgedma_histories),
+				     GFP_KERNEL);
+	edgedma_history_ring = kvcalloc((size_t)nr_cpu_ids * max(history_size, 1U),
+					sizeof(*edgedma_history_ring), GFP_KERNEL);
+	if (!edgedma_buckets || !edgedma_pool || !edgedma_pool_used ||
+	    !edgedma_histories || !edgedma_history_ring) {
+		edgedma_maptrack_exit();
+		return -ENOMEM;
+	}
+	for (i = 0; i < (1UL << EDGEDMA_HASH_BITS); i++) {
+		raw_spin_lock_init(&edgedma_buckets[i].lock);
+		INIT_HLIST_HEAD(&edgedma_buckets[i].head);
+	}
+	for_each_possible_cpu(cpu) {
+		raw_spin_lock_init(&edgedma_histories[cpu].lock);
+		edgedma_histories[cpu].ring =
+			&edgedma_history_ring[(size_t)cpu * max(history_size, 1U)];
+	}
+	return 0;
+}
+
+void edgedma_maptrack_exit(void)
+{
+	kvfree(edgedma_history_ring);
+	kvfree(edgedma_histories);
+	bitmap_free(edgedma_pool_used);
+	kvfree(edgedma_pool);
+	kvfree(edgedma_buckets);
+	edgedma_history_ring = NULL;
+	edgedma_histories = NULL;
+	edgedma_pool_used = NULL;
+	edgedma_pool = NULL;
+	edgedma_buckets = NULL;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _EDGEDMA_MAPTRACK_H
+#define _EDGEDMA_MAPTRACK_H
+
+#include <linux/list.h>
+#include <linux/types.h>
+
+struct edgedma_devrec;
+struct module;
+
+/* One live mapping (a scatter-gather mapping has one per mapped segment). */
+struct edgedma_mapping {
+	struct hlist_node node;
+	struct edgedma_devrec *devrec;
+	u64 dma_addr;
+	u64 size;
+	u64 phys;		/* EDGEDMA_NO_PHYS when unknown */
+	u64 time_ns;
+	unsigned long cpu_virt;
+	unsigned long caller;
+	unsigned long attrs;
+	u32 kind;		/* enum edgedma_call_kind of the map or alloc */
+	u32 dir;
+	u32 sg_index;		/* sg: this segment's number */
+	u32 sg_count;		/* sg: segments the API mapped */
+	u32 sg_nents;		/* sg: entries the caller passed to map */
+};
+
+/* A mapping that was removed, kept for a while to explain later calls. */
+struct edgedma_unmapped {
+	struct edgedma_devrec *devrec;
+	u64 dma_addr;
+	u64 size;
+	u64 map_time_ns;
+	u64 unmap_time_ns;
+	unsigned long map_caller;
+	unsigned long unmap_caller;
+	u32 kind;
+	u32 dir;
+};
+
+int edgedma_maptrack_init(void);
+void edgedma_maptrack_exit(void);
+
+/* Record a mapping; false when the pool is empty (counted). */
+bool edgedma_maptrack_add(const struct edgedma_mapping *m);
+/*
+ * Remove the mapping of @devrec at exactly @dma_addr into @out; false when
+ * there is none. The removal is remembered in the unmap history. Two live
+ * entries can share an address: the hooks see an unmap only after the
+ * kernel freed the IOVA, which another CPU may already have mapped again.
+ * The one whose size (0: any), direction and kind match @want goes first.
+ */
+bool edgedma_maptrack_remove(struct edgedma_devrec *devrec, u64 dma_addr,
+			     const struct edgedma_mapping *want,
+			     unsigned long unmap_caller,
+			     struct edgedma_mapping *out);
+/* Copy the mapping of @devrec that contains [addr, addr + size). */
+bool edgedma_maptrack_find_containing(struct edgedma_devrec *devrec, u64 addr,
+				      u64 size, struct edgedma_mapping *out);
+/* Copy any mapping of @devrec that overlaps @addr. */
+bool edgedma_maptrack_find_overlapping(struct edgedma_devrec *devrec,
+				       u64 addr, struct edgedma_mapping *out);
+/* The most recent history entry of @devrec at @dma_addr. */
+bool edgedma_maptrack_history_find(struct edgedma_devrec *devrec, u64 dma_addr,
+				   struct edgedma_unmapped *out);
+
+/*
+ * Visit live mappings in process context. @fn returns false to stop; the
+ * cursor (*pos) lets a netlink dump resume where its last message ended.
+ * Entries are copied out under their bucket's lock; @fn runs unlocked.
+ */
+typedef bool (*edgedma_mapping_fn)(const struct edgedma_mapping *m, void *arg);
+void edgedma_maptrack_walk(unsigned long *pos, edgedma_mapping_fn fn, void *arg);
+
+/* Drop every mapping @match selects (unbind, unload), passing each to @fn. */
+void edgedma_maptrack_drain(bool (*match)(const struct edgedma_mapping *m,
+					  const void *key),
+			    const void *key,
+			    void (*fn)(const struct edgedma_mapping *m));
+
+u64 edgedma_maptrack_live(void);
+u64 edgedma_maptrack_pool_size(void);
+u64 edgedma_maptrack_exhausted(void);
+
+#endif /* _EDGEDMA_MAPTRACK_H */

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _EDGEDMA_POLICY_H
+#define _EDGEDMA_POLICY_H
+
+#include <linux/types.h>
+
+struct device;
+struct edgedma_devrec;
+
+/* What the checks hold a device to: its overrides merged with its own word. */
+struct edgedma_policy {
+	u32 addr_align;		/* 1: no requirement */
+	u32 len_align;
+	u32 checks;		/* bit (kind - 1) of enum edgedma_finding_kind */
+	bool coherent;
+	bool coherent_overridden;
+};
+
+/* A user's override for one device or one driver (netlink POLICY_SET). */
+struct edgedma_policy_rule {
+	char name[48];
+	bool is_driver;
+	u32 set;		/* EDGEDMA_RULE_* fields given */
+	u32 addr_align;
+	u32 len_align;
+	u32 coherency;		/* enum edgedma_coherency */
+	u32 checks;
+};
+
+#define EDGEDMA_RULE_ADDR_ALIGN	BIT(0)
+#define EDGEDMA_RULE_LEN_ALIGN	BIT(1)
+#define EDGEDMA_RULE_COHERENCY	BIT(2)
+#define EDGEDMA_RULE_CHECKS	BIT(3)
+
+#define EDGEDMA_CHECKS_ALL	GENMASK(EDGEDMA_FINDING_LEAK - 1, 0)
+
+/* Hook context: never sleeps. */
+void edgedma_policy_resolve(struct device *dev, struct edgedma_policy *out);
+
+/* Process context (netlink). */
+int edgedma_policy_set(const struct edgedma_policy_rule *rule);
+int edgedma_policy_del(const char *name, bool is_driver);
+/* Copy rule @index into @out; false past the last. */
+bool edgedma_policy_rule_get(unsigned int index, struct edgedma_policy_rule *out);
+
+#endif /* _EDGEDMA_POLICY_H */

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which pages are vmalloc memory.
+ *
+ * A struct page does not say that it backs a vmalloc area, and the DMA API
+ * is only ever given the page. Drivers get such pages from one exported
+ * function, vmalloc_to_page(), so a kretprobe on it remembers the pages it
+ * returns in a small lossy set (a newer page may evict an older one in the
+ * same slot), with the time. A page mapped for DMA within a short while of
+ * being returned there came from vmalloc memory: that is how drivers build
+ * such mappings.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <linux/jiffies.h>
+#include <linux/kprobes.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/vmalloc.h>
+
+#include "compat.h"
+#include "vmalloc_pages.h"
+
+#define EDGEDMA_VMALLOC_SET_BITS	12
+/*
+ * How long a page counts as vmalloc memory after vmalloc_to_page() returned
+ * it: the page may be freed and reused for anything afterwards (module text
+ * is looked up this way at load, for one).
+ */
+#define EDGEDMA_VMALLOC_FRESH		(2 * HZ)
+
+struct edgedma_vmalloc_seen {
+	const struct page *page;
+	unsigned long when;	/* jiffies */
+	unsigned long caller;	/* who looked the page up */
+};
+
+static struct edgedma_vmalloc_seen edgedma_vmalloc_set[1 << EDGEDMA_VMALLOC_SET_BITS];
+static bool edgedma_vmalloc_probe_on;
+
+/*
+ * The DMA core's own lookups: it frees (and mmaps) the coherent buffers of
+ * non-coherent devices through their vmalloc remapping, and the pages are
+ * then free for anyone. Only the functions this kernel has count.
+ */
+static const char *const edgedma_dma_core_lookups[] = {
+	"iommu_dma_free", "__iommu_dma_free", "iommu_dma_mmap",
+	"iommu_dma_get_sgtable", "dma_common_free_remap",
+};
+
+static struct {
+	unsigned long start, end;
+} edgedma_dma_core_ranges[ARRAY_SIZE(edgedma_dma_core_lookups)];
+
+static bool edgedma_looked_up_by_dma_core(unsigned long caller)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(edgedma_dma_core_ranges); i++)
+		if (caller >= edgedma_dma_core_ranges[i].start &&
+		    caller < edgedma_dma_core_ranges[i].end)
+			return true;
+	return false;
+}
+
+static unsigned int edgedma_vmalloc_slot(const struct page *page)
+{
+	return hash_ptr((void *)page, EDGEDMA_VMALLOC_SET_BITS);
+}
+
+/*
+ * Only lookups of vmalloc addresses count: the same function also resolves
+ * module text for code patching (jump labels, kprobes), and such a page is
+ * later freed and reused as ordinary memory.
+ */
+static int edgedma_vmalloc_to_page_entry(struct kretprobe_instance *ri,
+					 struct pt_regs *regs)
+{
+	unsigned long addr = regs_get_kernel_argument(regs, 0);
+
+	return is_vmalloc_addr((const void *)addr) ? 0 : 1;
+}
+
+static int edgedma_vmalloc_to_page_ret(struct kretprobe_instance *ri,
+				       struct pt_regs *regs)
+{
+	struct page *page = (struct page *)regs_return_value(regs);
+	unsigned long caller = edgedma_kretprobe_return_address(ri);
+	struct edgedma_vmalloc_seen *slot;
+
+	if (!page || edgedma_looked_up_by_dma_core(caller))
+		return 0;
+	slot = &edgedma_vmalloc_set[edgedma_vmalloc_slot(page)];
+	WRITE_ONCE(slot->when, jiffies);
+	WRITE_ONCE(slot->caller, caller);
+	WRITE_ONCE(slot->page, page);
+	return 0;
+}
+
+static struct kretprobe edgedma_vmalloc_probe = {
+	.kp.symbol_name = "vmalloc_to_page",
+	.entry_handler = edgedma_vmalloc_to_page_entry,
+	.handler = edgedma_vmalloc_to_page_ret,
+	.maxactive = 64,
+};
+
+unsigned long edgedma_vmalloc_page_seen(struct page *page)
+{
+	const struct edgedma_vmalloc_seen *slot;
+
+	if (!page)
+		return 0;
+	slot = &edgedma_vmalloc_set[edgedma_vmalloc_slot(page)];
+	if (READ_ONCE(slot->page) != page ||
+	    !time_before(jiffies, READ_ONCE(slot->when) + EDGEDMA_VMALLOC_FRESH))
+		return 0;
+	/*
+	 * Freed since and reused: vmalloc pages are in no page cache, on no
+	 * LRU list and not slab memory (module images are vmalloc'd, copied
+	 * and freed at load, and their pages are soon page cache).
+	 */
+	if (PageSlab(page) || PageLRU(page) || READ_ONCE(page->mapping))
+		return 0;
+	return READ_ONCE(slot->caller) ?: 1;
+}
+
+int edgedma_vmalloc_pages_init(void)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(edgedma_dma_core_lookups); i++)
+		edgedma_function_range(edgedma_dma_core_lookups[i],
+				       &edgedma_dma_core_ranges[i].start,
+				       &edgedma_dma_core_ranges[i].end);
+	err = register_kretprobe(&edgedma_vmalloc_probe);
+	if (err) {
+		pr_info("cannot probe vmalloc_to_page (%d): vmalloc-buffer sees vmalloc addresses only\n",
+			err);
+		return 0;
+	}
+	edgedma_vmalloc_probe_on = true;
+	return 0;
+}
+
+void edgedma_vmalloc_pages_exit(void)
+{
+	if (!edgedma_vmalloc_probe_on)
+		return;
+	unregister_kretprobe(&edgedma_vmalloc_probe);
+	/* Kretprobe instances are freed from RCU callbacks into our text. */
+	rcu_barrier();
+	edgedma_vmalloc_probe_on = false;
+}

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#pragma once
+
+// Words for the numbers in the records: finding kinds, DMA-API calls,
+// directions, coherency. Every value of the uapi enums has exactly one
+// name; a value this library does not know (from a newer module) has none,
+// and the *_label() functions then print it as "<what>-<number>".
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <edgedma/export.hpp>
+
+namespace edgedma {
+
+// enum edgedma_finding_kind: "addr-misaligned", "len-misaligned", ...
+EDGEDMA_API std::optional<std::string_view> finding_kind_name(std::uint32_t kind);
+EDGEDMA_API std::optional<std::uint32_t> finding_kind_from_name(std::string_view name);
+EDGEDMA_API std::string finding_kind_label(std::uint32_t kind); // or "kind-N"
+// Every finding kind this library knows, in enum order.
+EDGEDMA_API std::vector<std::uint32_t> finding_kinds();
+
+// enum edgedma_call_kind: "dma_map_page", "dma_unmap_page", ...
+EDGEDMA_API std::optional<std::string_view> call_kind_name(std::uint32_t call);
+EDGEDMA_API std::string call_kind_label(std::uint32_t call); // or "call-N"
+
+// enum dma_data_direction: "bidirectional", "to-device", "from-device", "none"
+EDGEDMA_API std::optional<std::string_view> direction_name(std::uint32_t dir);
+EDGEDMA_API std::string direction_label(std::uint32_t dir); // or "dir-N"
+
+// enum edgedma_coherency: "auto", "coherent", "noncoherent"
+EDGEDMA_API std::optional<std::string_view> coherency_name(std::uint32_t coherency);
+EDGEDMA_API std::optional<std::uint32_t> coherency_from_name(std::string_view name);
+EDGEDMA_API std::string coherency_label(std::uint32_t coherency); // or "coherency-N"
+
+// Policy CHECKS: bit (kind - 1) turns the check for kind on.
+EDGEDMA_API std::uint32_t check_bit(std::uint32_t kind);
+// Every check this library knows of.
+EDGEDMA_API std::uint32_t all_checks();
+// The kinds whose bits are set, as finding_kind_label() spells them, in
+// enum order; unknown bits appear as "kind-N".
+EDGEDMA_API std::vector<std::string> check_names(std::uint32_t checks);
+
+} // namespace edgedma

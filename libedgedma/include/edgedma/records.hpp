@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#pragma once
+
+// The records the module reports, one struct per attribute set of
+// <linux/edgedma.h>. Enumerated fields keep the number the module sent (a
+// newer module may send values this library has no name for); names.hpp
+// turns them into words.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace edgedma {
+
+// One finding (FINDINGS_GET, and the FINDING notification).
+struct Finding {
+	std::uint64_t seq = 0;     // 1 for the module's first finding
+	std::uint64_t time_ns = 0; // ktime_get_ns() when it was logged
+	std::uint32_t kind = 0;    // enum edgedma_finding_kind
+	std::uint32_t call = 0;    // enum edgedma_call_kind of the call judged
+	std::string device;        // dev_name()
+	std::string driver;        // empty when the device has none bound
+	std::uint64_t dma_addr = 0;
+	std::uint64_t size = 0;
+	std::uint32_t dir = 0;     // enum dma_data_direction
+	std::optional<std::uint64_t> cpu_phys; // absent when the module cannot tell
+	std::uint64_t caller = 0;  // return address into the caller; 0 if unknown
+	// Who made the mapping involved (unmap and sync findings).
+	std::optional<std::uint64_t> map_caller;
+	std::string detail;        // one sentence saying what is wrong
+
+	bool operator==(const Finding &) const = default;
+};
+
+// One live mapping (MAPPINGS_GET). A scatter-gather mapping comes as one
+// record per mapped segment, with sg_index and sg_count.
+struct Mapping {
+	std::string device;
+	std::string driver;
+	std::uint32_t call = 0; // enum edgedma_call_kind of the map or alloc
+	std::uint64_t dma_addr = 0;
+	std::uint64_t size = 0;
+	std::uint32_t dir = 0;
+	std::uint64_t attrs = 0; // DMA_ATTR_*
+	std::optional<std::uint64_t> cpu_phys;
+	std::optional<std::uint64_t> cpu_virt;
+	std::uint64_t caller = 0;
+	std::uint64_t time_ns = 0;
+	std::optional<std::uint32_t> sg_index; // this segment's number
+	std::uint32_t sg_count = 0; // segments of the sg mapping; 0 if not sg
+
+	bool operator==(const Mapping &) const = default;
+};
+
+// What a policy command is about: one device (dev_name()) or every device a
+// driver binds.
+struct PolicyTarget {
+	enum class Kind { device, driver };
+	Kind kind = Kind::device;
+	std::string name;
+
+	bool operator==(const PolicyTarget &) const = default;
+};
+
+// POLICY_SET: the fields given change, the others keep their value.
+struct PolicyChange {
+	PolicyTarget target;
+	std::optional<std::uint32_t> addr_align; // power of two, 1 = none
+	std::optional<std::uint32_t> len_align;
+	std::optional<std::uint32_t> coherency;  // enum edgedma_coherency
+	std::optional<std::uint32_t> checks;     // bit (kind - 1) per finding kind
+
+	bool operator==(const PolicyChange &) const = default;
+};
+
+// A policy as the module reports it. From POLICY_GET of a device: the policy
+// in force (overrides merged with the device's own word) and the facts the
+// device gives. From the POLICY_GET dump (policy_list()): one override as
+// set, holding only the fields it sets.
+struct Policy {
+	PolicyTarget target;
+	std::optional<std::uint32_t> addr_align;
+	std::optional<std::uint32_t> len_align;
+	std::optional<std::uint32_t> coherency;
+	std::optional<std::uint32_t> checks;
+	// The device's own facts (POLICY_GET of a device only).
+	std::optional<std::uint32_t> dev_coherent; // 1 if the kernel says coherent
+	std::optional<std::uint64_t> dma_mask;
+	std::optional<std::uint64_t> seg_boundary;
+	std::optional<std::uint32_t> max_seg_size;
+	std::optional<std::uint32_t> cache_line;
+
+	bool operator==(const Policy &) const = default;
+};
+
+} // namespace edgedma

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+//
+// The names of the uapi enums. Each name function switches over the enum
+// type itself without a default, so a value added to <linux/edgedma.h>
+// without a name here is a -Wswitch warning at build time; the
+// static_asserts below then check that the ranges are complete.
+#include <edgedma/names.hpp>
+
+#include <linux/edgedma.h>
+
+namespace edgedma {
+namespace {
+
+constexpr std::uint32_t first_finding_kind = EDGEDMA_FINDING_ADDR_MISALIGNED;
+constexpr std::uint32_t last_finding_kind = EDGEDMA_FINDING_LEAK;
+constexpr std::uint32_t first_call_kind = EDGEDMA_CALL_MAP_PAGE;
+constexpr std::uint32_t last_call_kind = EDGEDMA_CALL_SYNC_SG_FOR_DEVICE;
+constexpr std::uint32_t first_coherency = EDGEDMA_COHERENCY_AUTO;
+constexpr std::uint32_t last_coherency = EDGEDMA_COHERENCY_NONCOHERENT;
+
+constexpr std::string_view name_of(edgedma_finding_kind kind)
+{
+	switch (kind) {
+	case EDGEDMA_FINDING_ADDR_MISALIGNED: return "addr-misaligned";
+	case EDGEDMA_FINDING_LEN_MISALIGNED: return "len-misaligned";
+	case EDGEDMA_FINDING_CACHELINE_SHARED: return "cacheline-shared";
+	case EDGEDMA_FINDING_STACK_BUFFER: return "stack-buffer";
+	case EDGEDMA_FINDING_VMALLOC_BUFFER: return "vmalloc-buffer";
+	case EDGEDMA_FINDING_RODATA_BUFFER: return "rodata-buffer";
+	case EDGEDMA_FINDING_SEG_BOUNDARY: return "seg-boundary";
+	case EDGEDMA_FINDING_SEG_TOO_LONG: return "seg-too-long";
+	case EDGEDMA_FINDING_MASK_EXCEEDED: return "mask-exceeded";
+	case EDGEDMA_FINDING_BOUNCED: return "bounced";
+	case EDGEDMA_FINDING_UNMAP_UNKNOWN: return "unmap-unknown";
+	case EDGEDMA_FINDING_DOUBLE_UNMAP: return "double-unmap";
+	case EDGEDMA_FINDING_UNMAP_MISMATCH: return "unmap-mismatch";
+	case EDGEDMA_FINDING_SYNC_UNKNOWN: return "sync-unknown";
+	case EDGEDMA_FINDING_SYNC_MISMATCH: return "sync-mismatch";
+	case EDGEDMA_FINDING_LEAK: return "leak";
+	}
+	return {};
+}
+
+// The DMA-API function a driver calls, as the kernel's own messages name it.
+constexpr std::string_view name_of(edgedma_call_kind call)
+{
+	switch (call) {
+	case EDGEDMA_CALL_MAP_PAGE: return "dma_map_page";
+	case EDGEDMA_CALL_UNMAP_PAGE: return "dma_unmap_page";
+	case EDGEDMA_CALL_MAP_SG: return "dma_map_sg";
+	case EDGEDMA_CALL_UNMAP_SG: return "dma_unmap_sg";
+	case EDGEDMA_CALL_MAP_RESOURCE: return "dma_map_resource";
+	case EDGEDMA_CALL_UNMAP_RESOURCE: return "dma_unmap_resource";
+	case EDGEDMA_CALL_ALLOC_COHERENT: return "dma_alloc_coherent";
+	case EDGEDMA_CALL_FREE_COHERENT: return "dma_free_coherent";
+	case EDGEDMA_CALL_ALLOC_PAGES: return "dma_alloc_pages";
+	case EDGEDMA_CALL_FREE_PAGES: return "dma_free_pages";
+	case EDGEDMA_CALL_SYNC_SINGLE_FOR_CPU: return "dma_sync_single_for_cpu";
+	case EDGEDMA_CALL_SYNC_SINGLE_FOR_DEVICE: return "dma_sync_single_for_device";
+	case EDGEDMA_CALL_SYNC_SG_FOR_CPU: return "dma_sync_sg_for_cpu";
+	case EDGEDMA_CALL_SYNC_SG_FOR_DEVICE: return "dma_sync_sg_for_device";
+	}
+	return {};
+}
+
+constexpr std::string_view name_of(edgedma_coherency coherency)
+{
+	switch (coherency) {
+	case EDGEDMA_COHERENCY_AUTO: return "auto";
+	case EDGEDMA_COHERENCY_COHERENT: return "coherent";
+	case EDGEDMA_COHERENCY_NONCOHERENT: return "noncoherent";
+	}
+	return {};
+}
+
+// enum dma_data_direction is the kernel's (<linux/dma-direction.h>), not in
+// the uapi header; its values have been fixed since 2.6.
+constexpr std::string_view direction_names[] = {
+	"bidirectional", // DMA_BIDIRECTIONAL = 0
+	"to-device",     // DMA_TO_DEVICE = 1
+	"from-device",   // DMA_FROM_DEVICE = 2
+	"none",          // DMA_NONE = 3
+};
+
+// Every value from first to last has a name: the enums have no holes, and
+// a value past last (added to the header) would have warned above.
+template <typename Enum>
+constexpr bool all_named(std::uint32_t first, std::uint32_t last)
+{
+	for (std::uint32_t value = first; value <= last; value++)
+		if (name_of(static_cast<Enum>(value)).empty())
+			return false;
+	return true;
+}
+static_assert(first_finding_kind == 1 && first_call_kind == 1 && first_coherency == 1);
+static_assert(all_named<edgedma_finding_kind>(first_finding_kind, last_finding_kind));
+static_assert(all_named<edgedma_call_kind>(first_call_kind, last_call_kind));
+static_assert(all_named<edgedma_coherency>(first_coherency, last_coherency));
+// CHECKS is a u32 with one bit per kind.
+static_assert(last_finding_kind <= 32);
+
+// Range first: converting a number outside an enum's range to it is
+// undefined.
+template <typename Enum>
+std::optional<std::string_view> lookup(std::uint32_t value, std::uint32_t first,
+				       std::uint32_t last)
+{
+	if (value < first || value > last)
+		return std::nullopt;
+	return name_of(static_cast<Enum>(value));
+}
+
+template <typename Enum>
+std::optional<std::uint32_t> reverse_lookup(std::string_view name, std::uint32_t first,
+					    std::uint32_t last)
+{
+	for (std::uint32_t value = first; value <= last; value++)
+		if (name_of(static_cast<Enum>(value)) == name)
+			return value;
+	return std::nullopt;
+}
+
+std::string label(std::optional<std::string_view> name, std::string_view what,
+		  std::uint32_t value)
+{
+	if (name)
+		return std::string(*name);
+	return std::string(what) + "-" + std::to_string(value);
+}
+
+} // namespace
+
+std::optional<std::string_view> finding_kind_name(std::uint32_t kind)
+{
+	return lookup<edgedma_finding_kind>(kind, first_finding_kind, last_finding_kind);
+}
+
+std::optional<std::uint32_t> finding_kind_from_name(std::string_view name)
+{
+	return reverse_lookup<edgedma_finding_kind>(name, first_finding_kind,
+						    last_finding_kind);
+}
+
+std::string finding_kind_label(std::uint32_t kind)
+{
+	return label(finding_kind_name(kind), "kind", kind);
+}
+
+std::vector<std::uint32_t> finding_kinds()
+{
+	std::vector<std::uint32_t> kinds;
+	for (std::uint32_t kind = first_finding_kind; kind <= last_finding_kind; kind++)
+		kinds.push_back(kind);
+	return kinds;
+}
+
+std::optional<std::string_view> call_kind_name(std::uint32_t call)
+{
+	return lookup<edgedma_call_kind>(call, first_call_kind, last_call_kind);
+}
+
+std::string call_kind_label(std::uint32_t call)
+{
+	return label(call_kind_name(call), "call", call);
+}
+
+std::optional<std::string_view> direction_name(std::uint32_t dir)
+{
+	if (dir >= std::size(direction_names))
+		return std::nullopt;
+	return direction_names[dir];
+}
+
+std::string direction_label(std::uint32_t dir)
+{
+	return label(direction_name(dir), "dir", dir);
+}
+
+std::optional<std::string_view> coherency_name(std::uint32_t coherency)
+{
+	return lookup<edgedma_coherency>(coherency, first_coherency, last_coherency);
+}
+
+std::optional<std::uint32_t> coherency_from_name(std::string_view name)
+{
+	return reverse_lookup<edgedma_coherency>(name, first_coherency, last_coherency);
+}
+
+std::string coherency_label(std::uint32_t coherency)
+{
+	return label(coherency_name(coherency), "coherency", coherency);
+}
+
+std::uint32_t check_bit(std::uint32_t kind)
+{
+	if (kind < 1 || kind > 32)
+		return 0;
+	return std::uint32_t{1} << (kind - 1);
+}
+
+std::uint32_t all_checks()
+{
+	std::uint32_t checks = 0;
+	for (std::uint32_t kind = first_finding_kind; kind <= last_finding_kind; kind++)
+		checks |= check_bit(kind);
+	return checks;
+}
+
+std::vector<std::string> check_names(std::uint32_t checks)
+{
+	std::vector<std::string> names;
+	for (std::uint32_t kind = 1; kind <= 32; kind++)
+		if (checks & check_bit(kind))
+			names.push_back(finding_kind_label(kind));
+	return names;
+}
+
+} // namespace edgedma

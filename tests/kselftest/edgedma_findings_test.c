@@ -1,0 +1,1211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * edgedma_findings_test: every deliberate mistake of the test driver
+ * edgedma_test_edu (tests/drivers/edgedma_test_edu.c) gives findings of
+ * exactly the kind its name says, and its correct use gives none.
+ *
+ * One test per driver mode. Each reads the newest finding's seq
+ * (GET_STATS), sets the policy the mode needs for the edu device
+ * (POLICY_SET), writes the mode to the driver's debugfs "run" file, deletes
+ * the policy and dumps FINDINGS_GET from seq + 1. A bug mode must give at
+ * least one finding, every one of the expected kind, naming the edu device
+ * and the driver, with a caller and a detail sentence; "correct" must give
+ * none. A mode the driver refuses on this DMA path (or cannot set up in
+ * this guest) skips with the driver's reason.
+ *
+ * Every test runs once per hook mode (fixture variants "kprobe" and
+ * "tracepoint"): when edgedma runs in another mode it is reloaded from
+ * $EDGEDMA_KO with hook=<mode> (its other parameters kept), and at exit it
+ * is reloaded as it was found. A mode GET_INFO does not list skips.
+ *
+ * Needs root, edgedma.ko loaded (or EDGEDMA_KO to load it) and an edu
+ * device. The driver is loaded (sync_visible=1) when it is not, from
+ * $EDU_TEST_KO, else
+ *   $EDGEDMA_SRC/build/test-drivers/$EDGEDMA_VM_ARCH-$EDGEDMA_VM_KERNEL/
+ *   edgedma_test_edu.ko
+ * and left loaded; without it the whole program skips (exit 4).
+ *
+ * Environment knobs (the 6.1 harness has no test selection):
+ *   EDGEDMA_HOOK=kprobe|tracepoint     run only that variant
+ *   EDGEDMA_FINDINGS_MODES=m1,m2,...   run only these driver modes
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <linux/edgedma.h>
+
+#include "harness.h"
+#include "nl.h"
+
+#define EDU_NAME	"edgedma_test_edu"
+#define EDU_DEBUGFS	"/sys/kernel/debug/" EDU_NAME
+#define EDU_PCI_DRIVER	"/sys/bus/pci/drivers/" EDU_NAME
+#define EDU_SYSFS	"/sys/module/" EDU_NAME
+#define EDU_VENDOR	"0x1234"
+#define EDU_DEVICE	"0x11e8"
+#define PCI_DEVICES	"/sys/bus/pci/devices"
+
+#define EDGEDMA_MODULE	"edgedma"
+#define EDGEDMA_SYSFS	"/sys/module/" EDGEDMA_MODULE
+#define EDGEDMA_PARAMS	EDGEDMA_SYSFS "/parameters"
+
+#define MAX_FINDINGS	256
+#define EDU_RECORD_SIZE	8192	/* the driver's EDU_LOG_SIZE */
+#define TEST_TIMEOUT	180	/* a reload plus a mode, under TCG */
+
+#define NOT_LOADED_HINT \
+	"generic netlink family \"" EDGEDMA_FAMILY_NAME "\" is not " \
+	"registered: load edgedma.ko first (or set EDGEDMA_KO)"
+
+static const char *const kind_names[] = {
+	[EDGEDMA_FINDING_ADDR_MISALIGNED]	= "addr-misaligned",
+	[EDGEDMA_FINDING_LEN_MISALIGNED]	= "len-misaligned",
+	[EDGEDMA_FINDING_CACHELINE_SHARED]	= "cacheline-shared",
+	[EDGEDMA_FINDING_STACK_BUFFER]		= "stack-buffer",
+	[EDGEDMA_FINDING_VMALLOC_BUFFER]	= "vmalloc-buffer",
+	[EDGEDMA_FINDING_RODATA_BUFFER]		= "rodata-buffer",
+	[EDGEDMA_FINDING_SEG_BOUNDARY]		= "seg-boundary",
+	[EDGEDMA_FINDING_SEG_TOO_LONG]		= "seg-too-long",
+	[EDGEDMA_FINDING_MASK_EXCEEDED]		= "mask-exceeded",
+	[EDGEDMA_FINDING_BOUNCED]		= "bounced",
+	[EDGEDMA_FINDING_UNMAP_UNKNOWN]		= "unmap-unknown",
+	[EDGEDMA_FINDING_DOUBLE_UNMAP]		= "double-unmap",
+	[EDGEDMA_FINDING_UNMAP_MISMATCH]	= "unmap-mismatch",
+	[EDGEDMA_FINDING_SYNC_UNKNOWN]		= "sync-unknown",
+	[EDGEDMA_FINDING_SYNC_MISMATCH]		= "sync-mismatch",
+	[EDGEDMA_FINDING_LEAK]			= "leak",
+};
+
+static const char *kind_name(__u32 kind)
+{
+	if (kind < ARRAY_SIZE(kind_names) && kind_names[kind])
+		return kind_names[kind];
+	return "unknown";
+}
+
+/* ---- what main() finds before the tests run (inherited by each test) -- */
+
+static char edu_dev[64];		/* the edu device's PCI name */
+static char edgedma_params[1024];	/* edgedma's parameters at start */
+static char edgedma_params_nohook[1024];	/* the same without hook= */
+static char edgedma_hook_at_start[32];	/* its hook= then, "" if unloaded */
+
+/* ---- small file helpers ---------------------------------------------- */
+
+/* Read a whole (small) file; returns its length or -errno. */
+static ssize_t read_file(const char *path, char *buf, size_t n)
+{
+	size_t len = 0;
+	ssize_t r;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	while (len + 1 < n) {
+		r = read(fd, buf + len, n - 1 - len);
+		if (r < 0) {
+			r = -errno;
+			close(fd);
+			return r;
+		}
+		if (!r)
+			break;
+		len += r;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return len;
+}
+
+/* The first line of a file, without its newline. */
+static int read_line(const char *path, char *buf, size_t n)
+{
+	ssize_t len = read_file(path, buf, n);
+
+	if (len < 0)
+		return len;
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* One write(2) of @s; 0 or -errno (what a sysfs/debugfs store returned). */
+static int write_file(const char *path, const char *s)
+{
+	ssize_t r;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = write(fd, s, strlen(s));
+	if (r < 0)
+		err = -errno;
+	else if ((size_t)r != strlen(s))
+		err = -EIO;
+	close(fd);
+	return err;
+}
+
+/* Copy a string that may not fit; truncation is acceptable here. */
+static void copy_name(char *dst, size_t n, const char *src)
+{
+	size_t len = strnlen(src, n - 1);
+
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+static bool path_exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st);
+}
+
+/* ---- modules ----------------------------------------------------------- */
+
+static int load_module(const char *ko, const char *params)
+{
+	int fd, err = 0;
+
+	fd = open(ko, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, params, 0))
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int unload_module(const char *name)
+{
+	int tries;
+
+	/* A reference taken by a netlink operation in flight goes quickly. */
+	for (tries = 0; tries < 50; tries++) {
+		if (!syscall(SYS_delete_module, name, O_NONBLOCK))
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EAGAIN && errno != EBUSY)
+			return -errno;
+		usleep(100000);
+	}
+	return -errno;
+}
+
+/*
+ * edgedma's parameters as "name=value ..." (each as /sys/module shows it,
+ * which its setters take back), leaving out @skip. Empty if not loaded.
+ */
+static void edgedma_params_now(char *buf, size_t n, const char *skip)
+{
+	struct dirent *d;
+	size_t len = 0;
+	DIR *dir;
+
+	buf[0] = '\0';
+	dir = opendir(EDGEDMA_PARAMS);
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		char path[PATH_MAX], value[256];
+
+		if (d->d_name[0] == '.' || (skip && !strcmp(d->d_name, skip)))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", EDGEDMA_PARAMS, d->d_name);
+		if (read_line(path, value, sizeof(value)) || !value[0] ||
+		    strchr(value, ' '))
+			continue;
+		len += snprintf(buf + len, n > len ? n - len : 0, "%s%s=%s",
+				len ? " " : "", d->d_name, value);
+	}
+	closedir(dir);
+	if (len >= n)
+		buf[0] = '\0';	/* too long to trust: use the defaults */
+}
+
+/* Reload edgedma from $EDGEDMA_KO with @params; 0 or -errno, @why says. */
+static int edgedma_reload(const char *params, char *why, size_t n)
+{
+	const char *ko = getenv("EDGEDMA_KO");
+	int err;
+
+	if (!ko || !*ko) {
+		snprintf(why, n, "EDGEDMA_KO is not set");
+		return -ENOENT;
+	}
+	if (!path_exists(ko)) {
+		snprintf(why, n, "EDGEDMA_KO=%s: %s", ko, strerror(ENOENT));
+		return -ENOENT;
+	}
+	if (path_exists(EDGEDMA_SYSFS)) {
+		err = unload_module(EDGEDMA_MODULE);
+		if (err) {
+			snprintf(why, n, "delete_module(%s): %s", EDGEDMA_MODULE,
+				 strerror(-err));
+			return err;
+		}
+	}
+	err = load_module(ko, params);
+	if (err)
+		snprintf(why, n, "finit_module(%s, \"%s\"): %s", ko, params,
+			 strerror(-err));
+	return err;
+}
+
+/* ---- netlink: the commands this test sends ------------------------------ */
+
+struct finding {
+	__u64 seq;
+	__u64 dma_addr;
+	__u64 size;
+	__u64 caller;
+	__u32 kind;
+	__u32 call;
+	__u32 dir;
+	bool have_seq, have_kind, have_caller;
+	char device[64];
+	char driver[64];
+	char detail[256];
+	bool have_device, have_driver, have_detail;
+};
+
+struct findings_dump {
+	__u16 family;
+	unsigned int n;			/* findings stored */
+	unsigned int total;		/* findings received */
+	struct finding f[MAX_FINDINGS];
+	char bad[160];
+};
+
+/* Whatever an edgedma reply carries that this test reads. */
+struct edgedma_reply {
+	__u16 family;
+	__u32 hook_modes, hook_mode;	/* GET_INFO */
+	bool have_hook_mode;
+	__u64 last_seq;			/* GET_STATS */
+	bool have_last_seq;
+	__u32 dev_coherent, coherency;	/* POLICY_GET */
+	bool have_dev_coherent;
+	char bad[160];
+};
+
+static int reply_bad(char *bad, size_t n, const char *what)
+{
+	snprintf(bad, n, "%s", what);
+	return -EBADMSG;
+}
+
+static const void *edgedma_attrs(const struct nlmsghdr *nlh, __u16 family,
+				 size_t *len)
+{
+	if (nlh->nlmsg_type != family)
+		return NULL;
+	return genl_attrs(nlh, 0, len);
+}
+
+static int info_reply_fn(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[EDGEDMA_A_INFO_MAX + 1];
+	struct edgedma_reply *r = arg;
+	const void *attrs;
+	size_t len;
+
+	attrs = edgedma_attrs(nlh, r->family, &len);
+	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_INFO_MAX) ||
+	    !nl_attr_u32(tb[EDGEDMA_A_INFO_HOOK_MODES], &r->hook_modes))
+		return reply_bad(r->bad, sizeof(r->bad),
+				 "GET_INFO reply without HOOK_MODES");
+	r->have_hook_mode = nl_attr_u32(tb[EDGEDMA_A_INFO_HOOK_MODE],
+					&r->hook_mode);
+	return 0;
+}
+
+static int stats_reply_fn(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[EDGEDMA_A_STATS_MAX + 1];
+	struct edgedma_reply *r = arg;
+	const void *attrs;
+	size_t len;
+
+	attrs = edgedma_attrs(nlh, r->family, &len);
+	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_STATS_MAX))
+		return reply_bad(r->bad, sizeof(r->bad),
+				 "GET_STATS reply does not parse");
+	r->have_last_seq = nl_attr_u64(tb[EDGEDMA_A_STATS_FINDINGS],
+				       &r->last_seq);
+	return 0;
+}
+
+static int policy_reply_fn(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[EDGEDMA_A_POLICY_MAX + 1];
+	struct edgedma_reply *r = arg;
+	const void *attrs;
+	size_t len;
+
+	attrs = edgedma_attrs(nlh, r->family, &len);
+	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_POLICY_MAX))
+		return reply_bad(r->bad, sizeof(r->bad),
+				 "POLICY_GET reply does not parse");
+	r->have_dev_coherent = nl_attr_u32(tb[EDGEDMA_A_POLICY_DEV_COHERENT],
+					   &r->dev_coherent);
+	nl_attr_u32(tb[EDGEDMA_A_POLICY_COHERENCY], &r->coherency);
+	return 0;
+}
+
+static void copy_str(const struct nlattr *a, char *dst, size_t n, bool *have)
+{
+	const char *s = nl_attr_str(a);
+
+	*have = s;
+	snprintf(dst, n, "%s", s ? s : "");
+}
+
+static int finding_reply_fn(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[EDGEDMA_A_FINDING_MAX + 1];
+	struct findings_dump *d = arg;
+	struct finding scratch, *f;
+	const void *attrs;
+	size_t len;
+
+	attrs = edgedma_attrs(nlh, d->family, &len);
+	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_FINDING_MAX))
+		return reply_bad(d->bad, sizeof(d->bad),
+				 "a FINDINGS_GET message does not parse");
+
+	d->total++;
+	f = d->n < MAX_FINDINGS ? &d->f[d->n++] : &scratch;
+	memset(f, 0, sizeof(*f));
+	f->have_seq = nl_attr_u64(tb[EDGEDMA_A_FINDING_SEQ], &f->seq);
+	f->have_kind = nl_attr_u32(tb[EDGEDMA_A_FINDING_KIND], &f->kind);
+	f->have_caller = nl_attr_u64(tb[EDGEDMA_A_FINDING_CALLER], &f->caller);
+	nl_attr_u32(tb[EDGEDMA_A_FINDING_CALL], &f->call);
+	nl_attr_u32(tb[EDGEDMA_A_FINDING_DIR], &f->dir);
+	nl_attr_u64(tb[EDGEDMA_A_FINDING_DMA_ADDR], &f->dma_addr);
+	nl_attr_u64(tb[EDGEDMA_A_FINDING_SIZE], &f->size);
+	copy_str(tb[EDGEDMA_A_FINDING_DEVICE], f->device, sizeof(f->device),
+		 &f->have_device);
+	copy_str(tb[EDGEDMA_A_FINDING_DRIVER], f->driver, sizeof(f->driver),
+		 &f->have_driver);
+	copy_str(tb[EDGEDMA_A_FINDING_DETAIL], f->detail, sizeof(f->detail),
+		 &f->have_detail);
+	return 0;
+}
+
+/* ---- the fixture ------------------------------------------------------- */
+
+FIXTURE(findings) {
+	struct nl_sock sk;
+	__u16 family;
+	bool policy_set;	/* a device rule of ours to delete */
+	bool unbound;		/* the edu device to bind again */
+	char buf[512];		/* for nl_answer_str() */
+};
+
+FIXTURE_VARIANT(findings) {
+	const char *hook;	/* as edgedma's hook= parameter names it */
+	__u32 mode;		/* enum edgedma_hook_mode */
+};
+
+FIXTURE_VARIANT_ADD(findings, kprobe) {
+	.hook = "kprobe",
+	.mode = EDGEDMA_HOOK_MODE_KPROBE,
+};
+
+FIXTURE_VARIANT_ADD(findings, tracepoint) {
+	.hook = "tracepoint",
+	.mode = EDGEDMA_HOOK_MODE_TRACEPOINT,
+};
+
+/* One request on the fixture's socket; the kernel's answer in @ans. */
+static void transact(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(findings) *self, struct nl_msg *m,
+		     nl_reply_fn fn, void *arg, const char *bad,
+		     const char *what, struct nl_answer *ans)
+{
+	int err = nl_transact(&self->sk, m, fn, arg, ans);
+
+	ASSERT_EQ(0, err)
+		TH_LOG("%s: %s%s%s", what, strerror(-err),
+		       bad && bad[0] ? ": " : "", bad ? bad : "");
+}
+
+/* A command that must succeed. */
+static void transact_ok(struct __test_metadata *_metadata,
+			FIXTURE_DATA(findings) *self, struct nl_msg *m,
+			nl_reply_fn fn, void *arg, const char *bad,
+			const char *what)
+{
+	struct nl_answer ans;
+
+	transact(_metadata, self, m, fn, arg, bad, what, &ans);
+	ASSERT_EQ(0, ans.error)
+		TH_LOG("%s: %s", what,
+		       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+}
+
+static void get_info(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(findings) *self, struct edgedma_reply *r)
+{
+	struct nl_msg m;
+
+	memset(r, 0, sizeof(*r));
+	r->family = self->family;
+	genl_msg_init(&m, self->family, 0, EDGEDMA_CMD_GET_INFO, 1);
+	transact_ok(_metadata, self, &m, info_reply_fn, r, r->bad, "GET_INFO");
+}
+
+/* The seq of the newest finding (GET_STATS), 0 when there is none yet. */
+static __u64 last_seq(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(findings) *self)
+{
+	struct edgedma_reply r = { .family = self->family };
+	struct nl_msg m;
+
+	genl_msg_init(&m, self->family, 0, EDGEDMA_CMD_GET_STATS, 1);
+	transact_ok(_metadata, self, &m, stats_reply_fn, &r, r.bad,
+		    "GET_STATS");
+	EXPECT_TRUE(r.have_last_seq)
+		TH_LOG("GET_STATS: no EDGEDMA_A_STATS_FINDINGS u64");
+	return r.last_seq;
+}
+
+/* Delete a rule; returns the kernel's answer (-ENOENT: there was none). */
+static int policy_del(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(findings) *self, int type, const char *name)
+{
+	struct nl_answer ans;
+	struct nl_msg m;
+
+	genl_msg_init(&m, self->family, 0, EDGEDMA_CMD_POLICY_DEL, 1);
+	ASSERT_LE(0, nl_put_str(&m, type, name));
+	transact(_metadata, self, &m, NULL, NULL, NULL, "POLICY_DEL", &ans);
+	return ans.error;
+}
+
+struct policy {
+	__u32 addr_align;	/* 0: not set */
+	__u32 len_align;
+	__u32 coherency;
+};
+
+static void policy_set(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(findings) *self, const struct policy *p)
+{
+	struct nl_msg m;
+
+	genl_msg_init(&m, self->family, 0, EDGEDMA_CMD_POLICY_SET, 1);
+	ASSERT_LE(0, nl_put_str(&m, EDGEDMA_A_POLICY_DEVICE, edu_dev));
+	if (p->addr_align)
+		ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_POLICY_ADDR_ALIGN,
+					p->addr_align));
+	if (p->len_align)
+		ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_POLICY_LEN_ALIGN,
+					p->len_align));
+	if (p->coherency)
+		ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_POLICY_COHERENCY,
+					p->coherency));
+	self->policy_set = true;
+	transact_ok(_metadata, self, &m, NULL, NULL, NULL, "POLICY_SET");
+	TH_LOG("policy for %s: addr_align %u, len_align %u, coherency %u",
+	       edu_dev, p->addr_align, p->len_align, p->coherency);
+}
+
+/* POLICY_GET do: whether the kernel says the edu device is coherent. */
+static bool device_coherent(struct __test_metadata *_metadata,
+			    FIXTURE_DATA(findings) *self)
+{
+	struct edgedma_reply r = { .family = self->family };
+	struct nl_msg m;
+
+	genl_msg_init(&m, self->family, 0, EDGEDMA_CMD_POLICY_GET, 1);
+	EXPECT_LE(0, nl_put_str(&m, EDGEDMA_A_POLICY_DEVICE, edu_dev));
+	transact_ok(_metadata, self, &m, policy_reply_fn, &r, r.bad,
+		    "POLICY_GET");
+	EXPECT_TRUE(r.have_dev_coherent)
+		TH_LOG("POLICY_GET %s: no EDGEDMA_A_POLICY_DEV_COHERENT",
+		       edu_dev);
+	TH_LOG("POLICY_GET %s: DEV_COHERENT %u, COHERENCY %u", edu_dev,
+	       r.dev_coherent, r.coherency);
+	return r.dev_coherent;
+}
+
+static void dump_findings(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(findings) *self, __u64 from,
+			  struct findings_dump *d)
+{
+	struct nl_answer ans;
+	struct nl_msg m;
+
+	memset(d, 0, sizeof(*d));
+	d->family = self->family;
+	genl_msg_init(&m, self->family, NLM_F_DUMP, EDGEDMA_CMD_FINDINGS_GET, 1);
+	ASSERT_LE(0, nl_put(&m, EDGEDMA_A_FINDING_SEQ, &from, sizeof(from)));
+	transact(_metadata, self, &m, finding_reply_fn, d, d->bad,
+		 "FINDINGS_GET", &ans);
+	ASSERT_EQ(0, ans.error)
+		TH_LOG("FINDINGS_GET from %llu: %s", (unsigned long long)from,
+		       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	ASSERT_TRUE(ans.done)
+		TH_LOG("FINDINGS_GET: the dump did not end with NLMSG_DONE");
+}
+
+/*
+ * Bind the edu device to the test driver again, so that edgedma watched
+ * every mapping it holds: edgedma calls an address unknown (unmap-unknown,
+ * sync-unknown) only on such a device, not on one bound before it loaded.
+ * Returns 0 or -errno.
+ */
+static int rebind_edu(void)
+{
+	int err = write_file(EDU_PCI_DRIVER "/unbind", edu_dev);
+
+	if (err)
+		return err;
+	return write_file(EDU_PCI_DRIVER "/bind", edu_dev);
+}
+
+/* Resolve the family; false when it is not registered. */
+static bool resolve(struct __test_metadata *_metadata,
+		    FIXTURE_DATA(findings) *self)
+{
+	struct genl_family_info fam;
+	struct nl_answer ans;
+	int err;
+
+	err = genl_resolve(&self->sk, EDGEDMA_FAMILY_NAME, &fam, &ans);
+	EXPECT_EQ(0, err)
+		TH_LOG("CTRL_CMD_GETFAMILY: %s", strerror(-err));
+	if (err || ans.error)
+		return false;
+	self->family = fam.id;
+	return true;
+}
+
+static bool knob_allows(const char *env, const char *name)
+{
+	const char *list = getenv(env);
+	size_t len = strlen(name);
+	const char *p;
+
+	if (!list || !*list)
+		return true;
+	for (p = list; (p = strstr(p, name)); p += len)
+		if ((p == list || p[-1] == ',' || p[-1] == ' ') &&
+		    (!p[len] || p[len] == ',' || p[len] == ' '))
+			return true;
+	return false;
+}
+
+/*
+ * Make edgedma run in the variant's hook mode: reload it with hook=<mode>
+ * (its other parameters as found at start) when it runs in another one.
+ * Skips when this kernel lacks the mode or EDGEDMA_HOOK asks for another.
+ */
+static void ensure_hook(struct __test_metadata *_metadata,
+			FIXTURE_DATA(findings) *self,
+			const FIXTURE_VARIANT(findings) *variant)
+{
+	struct edgedma_reply info;
+	char params[1200], why[600];
+	bool present;
+	int err;
+
+	if (!knob_allows("EDGEDMA_HOOK", variant->hook))
+		SKIP(return, "%s (hook %s): EDGEDMA_HOOK=%s", _metadata->name,
+		     variant->hook, getenv("EDGEDMA_HOOK"));
+
+	present = resolve(_metadata, self);
+	if (present) {
+		get_info(_metadata, self, &info);
+		if (!(info.hook_modes & variant->mode))
+			SKIP(return,
+			     "%s (hook %s): this kernel has no %s hook mode (GET_INFO hook modes %#x)",
+			     _metadata->name, variant->hook, variant->hook,
+			     info.hook_modes);
+		ASSERT_TRUE(info.have_hook_mode)
+			TH_LOG("GET_INFO: no EDGEDMA_A_INFO_HOOK_MODE");
+		if (info.hook_mode == variant->mode)
+			return;
+	}
+
+	/* Its parameters as they are now, else as they were at start. */
+	edgedma_params_now(params, sizeof(params), "hook");
+	if (!params[0])
+		snprintf(params, sizeof(params), "%s", edgedma_params_nohook);
+	snprintf(params + strlen(params), sizeof(params) - strlen(params),
+		 "%shook=%s", params[0] ? " " : "", variant->hook);
+	TH_LOG("reloading %s with \"%s\" (%s)", EDGEDMA_MODULE, params,
+	       present ? "it runs in another hook mode" : "it was not loaded");
+	err = edgedma_reload(params, why, sizeof(why));
+	if (err == -ENOENT && !present) {
+		ASSERT_TRUE(present)
+			TH_LOG(NOT_LOADED_HINT " (%s)", why);
+	}
+	if (err == -ENOENT)
+		SKIP(return, "%s (hook %s): edgedma runs in another hook mode and cannot be reloaded: %s",
+		     _metadata->name, variant->hook, why);
+	if (err == -EOPNOTSUPP)
+		SKIP(return, "%s (hook %s): edgedma refuses hook=%s on this kernel: %s",
+		     _metadata->name, variant->hook, variant->hook, why);
+	ASSERT_EQ(0, err)
+		TH_LOG("%s", why);
+
+	ASSERT_TRUE(resolve(_metadata, self))
+		TH_LOG("the family is not registered after the reload");
+	get_info(_metadata, self, &info);
+	ASSERT_TRUE(info.have_hook_mode);
+	ASSERT_EQ(variant->mode, info.hook_mode)
+		TH_LOG("loaded with hook=%s, GET_INFO says hook mode %u",
+		       variant->hook, info.hook_mode);
+	err = rebind_edu();
+	ASSERT_EQ(0, err)
+		TH_LOG("binding %s to %s again after the reload: %s", edu_dev,
+		       EDU_NAME, strerror(-err));
+}
+
+FIXTURE_SETUP(findings)
+{
+	int err;
+
+	self->sk.fd = -1;
+	err = nl_open(&self->sk);
+	ASSERT_EQ(0, err)
+		TH_LOG("NETLINK_GENERIC socket: %s", strerror(-err));
+
+	ensure_hook(_metadata, self, variant);
+	if (_metadata->skip)
+		return;
+
+	/* Rules left behind by someone else would change what is found. */
+	if (!policy_del(_metadata, self, EDGEDMA_A_POLICY_DEVICE, edu_dev))
+		TH_LOG("deleted a policy rule left for device %s", edu_dev);
+	if (!policy_del(_metadata, self, EDGEDMA_A_POLICY_DRIVER, EDU_NAME))
+		TH_LOG("deleted a policy rule left for driver %s", EDU_NAME);
+}
+
+FIXTURE_TEARDOWN(findings)
+{
+	int err;
+
+	if (self->policy_set && self->family)
+		policy_del(_metadata, self, EDGEDMA_A_POLICY_DEVICE, edu_dev);
+	if (self->unbound) {
+		err = write_file(EDU_PCI_DRIVER "/bind", edu_dev);
+		if (err)
+			TH_LOG("binding %s to %s again: %s", edu_dev, EDU_NAME,
+			       strerror(-err));
+	}
+	nl_close(&self->sk);
+}
+
+/* ---- the test driver ---------------------------------------------------- */
+
+static void edu_path(char *buf, size_t n, const char *file)
+{
+	snprintf(buf, n, "%s/%s/%s", EDU_DEBUGFS, edu_dev, file);
+}
+
+/* The driver's record of its last mode, one TH_LOG line per line. */
+static void log_record(struct __test_metadata *_metadata)
+{
+	char path[PATH_MAX], *rec, *line, *save;
+
+	rec = malloc(EDU_RECORD_SIZE + 1);
+	if (!rec)
+		return;
+	edu_path(path, sizeof(path), "last");
+	if (read_file(path, rec, EDU_RECORD_SIZE + 1) < 0) {
+		TH_LOG("%s: %s", path, strerror(errno));
+	} else {
+		TH_LOG("the driver's record of the mode:");
+		for (line = strtok_r(rec, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			TH_LOG("  %s", line);
+	}
+	free(rec);
+}
+
+/* Why the driver skipped its last mode: its "skip ..." line. */
+static void record_skip_reason(char *buf, size_t n)
+{
+	char path[PATH_MAX], *rec, *p;
+
+	snprintf(buf, n, "no reason recorded");
+	rec = malloc(EDU_RECORD_SIZE + 1);
+	if (!rec)
+		return;
+	edu_path(path, sizeof(path), "last");
+	if (read_file(path, rec, EDU_RECORD_SIZE + 1) >= 0) {
+		for (p = rec; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] != 0)) {
+			if (!strncmp(p, "skip ", 5)) {
+				snprintf(buf, n, "%.*s", (int)strcspn(p + 5, "\n"),
+					 p + 5);
+				break;
+			}
+		}
+	}
+	free(rec);
+}
+
+/*
+ * Where the driver says @mode runs: 1 runs here, 0 refused here (@where:
+ * the paths it runs on), -1 not a mode of this driver.
+ */
+static int mode_runs_here(const char *mode, char *where, size_t n)
+{
+	char path[PATH_MAX], list[4096], *line, *save;
+
+	edu_path(path, sizeof(path), "run");
+	if (read_file(path, list, sizeof(list)) < 0)
+		return -1;
+	for (line = strtok_r(list, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char name[32], w[32] = "", state[32] = "";
+
+		if (sscanf(line, "%31s %31s %31s", name, w, state) < 2 ||
+		    strcmp(name, mode))
+			continue;
+		if (!state[0]) {	/* "name  state": no path at all */
+			snprintf(state, sizeof(state), "%s", w);
+			w[0] = '\0';
+		}
+		snprintf(where, n, "%s", w);
+		return !strcmp(state, "runs-here");
+	}
+	return -1;
+}
+
+/* ---- one mode, checked ------------------------------------------------- */
+
+enum coherency_need {
+	COHERENCY_AS_IS,
+	COHERENCY_NONCOHERENT,		/* always override */
+	COHERENCY_NONCOHERENT_IF_COHERENT,
+};
+
+struct mode_case {
+	const char *mode;		/* as the driver names it */
+	__u32 expect;			/* finding kind, 0: none at all */
+	__u32 addr_align;
+	__u32 len_align;
+	enum coherency_need coherency;
+	bool unbind;			/* findings come when the driver unbinds */
+};
+
+static void log_finding(struct __test_metadata *_metadata,
+			const struct finding *f)
+{
+	TH_LOG("finding %llu: %s (kind %u), call %u, dir %u, device \"%s\", driver \"%s\", dma %#llx +%llu, caller %#llx: %s",
+	       (unsigned long long)f->seq, kind_name(f->kind), f->kind,
+	       f->call, f->dir, f->device, f->driver,
+	       (unsigned long long)f->dma_addr, (unsigned long long)f->size,
+	       (unsigned long long)f->caller, f->detail);
+}
+
+static void check_mode(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(findings) *self,
+		       const FIXTURE_VARIANT(findings) *variant,
+		       const struct mode_case *c)
+{
+	struct policy pol = {
+		.addr_align = c->addr_align,
+		.len_align = c->len_align,
+	};
+	struct findings_dump *d;
+	char path[PATH_MAX], where[64], reason[256];
+	unsigned int i, wrong = 0;
+	int runs, err;
+	__u64 seq;
+
+	/* SKIP() in FIXTURE_SETUP does not stop the 6.1 harness. */
+	if (_metadata->skip)
+		return;
+	if (!knob_allows("EDGEDMA_FINDINGS_MODES", c->mode))
+		SKIP(return, "%s (hook %s): not in EDGEDMA_FINDINGS_MODES=%s",
+		     _metadata->name, variant->hook,
+		     getenv("EDGEDMA_FINDINGS_MODES"));
+
+	runs = mode_runs_here(c->mode, where, sizeof(where));
+	ASSERT_NE(-1, runs)
+		TH_LOG("%s lists no mode \"%s\" in its debugfs run file",
+		       EDU_NAME, c->mode);
+	if (!runs)
+		SKIP(return, "%s (hook %s): %s refuses mode %s on this DMA path (it runs on: %s)",
+		     _metadata->name, variant->hook, EDU_NAME, c->mode, where);
+
+	seq = last_seq(_metadata, self);
+
+	if (c->coherency == COHERENCY_NONCOHERENT)
+		pol.coherency = EDGEDMA_COHERENCY_NONCOHERENT;
+	else if (c->coherency == COHERENCY_NONCOHERENT_IF_COHERENT) {
+		if (device_coherent(_metadata, self))
+			pol.coherency = EDGEDMA_COHERENCY_NONCOHERENT;
+		else
+			TH_LOG("%s is DMA-non-coherent: no override", edu_dev);
+	}
+	if (pol.addr_align || pol.len_align || pol.coherency)
+		policy_set(_metadata, self, &pol);
+
+	edu_path(path, sizeof(path), "run");
+	err = write_file(path, c->mode);
+	if (err == -EOPNOTSUPP) {
+		record_skip_reason(reason, sizeof(reason));
+		SKIP(return, "%s (hook %s): %s skipped mode %s: %s",
+		     _metadata->name, variant->hook, EDU_NAME, c->mode, reason);
+	}
+	if (err)
+		log_record(_metadata);
+	ASSERT_EQ(0, err)
+		TH_LOG("writing \"%s\" to %s: %s", c->mode, path,
+		       strerror(-err));
+
+	if (self->policy_set) {
+		EXPECT_EQ(0, policy_del(_metadata, self,
+					EDGEDMA_A_POLICY_DEVICE, edu_dev));
+		self->policy_set = false;
+	}
+
+	if (c->unbind) {
+		self->unbound = true;
+		err = write_file(EDU_PCI_DRIVER "/unbind", edu_dev);
+		ASSERT_EQ(0, err)
+			TH_LOG("unbinding %s from %s: %s", edu_dev, EDU_NAME,
+			       strerror(-err));
+	}
+
+	d = malloc(sizeof(*d));
+	ASSERT_NE(NULL, d);
+	dump_findings(_metadata, self, seq + 1, d);
+
+	if (c->unbind) {
+		err = write_file(EDU_PCI_DRIVER "/bind", edu_dev);
+		EXPECT_EQ(0, err)
+			TH_LOG("binding %s to %s again: %s", edu_dev, EDU_NAME,
+			       strerror(-err));
+		if (!err)
+			self->unbound = false;
+		edu_path(path, sizeof(path), "run");
+		EXPECT_TRUE(path_exists(path))
+			TH_LOG("%s has no debugfs folder after binding again",
+			       edu_dev);
+	}
+
+	TH_LOG("mode %s (hook %s): %u finding(s) after seq %llu, expected %s",
+	       c->mode, variant->hook, d->total, (unsigned long long)seq,
+	       c->expect ? kind_name(c->expect) : "none");
+	for (i = 0; i < d->n; i++)
+		log_finding(_metadata, &d->f[i]);
+
+	EXPECT_GE((unsigned int)MAX_FINDINGS, d->total)
+		TH_LOG("more than %u findings: only the first are checked",
+		       MAX_FINDINGS);
+	if (d->n) {
+		EXPECT_EQ(seq + 1, d->f[0].seq)
+			TH_LOG("findings %llu to %llu were lost (findings_log_size too small?)",
+			       (unsigned long long)seq + 1,
+			       (unsigned long long)d->f[0].seq - 1);
+	}
+
+	if (!c->expect) {
+		EXPECT_EQ(0U, d->total)
+			TH_LOG("mode %s is correct DMA-API use: it must give no finding",
+			       c->mode);
+	} else {
+		EXPECT_LE(1U, d->total)
+			TH_LOG("mode %s gave no %s finding", c->mode,
+			       kind_name(c->expect));
+	}
+	for (i = 0; i < d->n; i++) {
+		const struct finding *f = &d->f[i];
+		bool ok = true;
+
+		if (c->expect) {
+			ok &= f->have_kind && f->kind == c->expect;
+			EXPECT_TRUE(f->have_kind && f->kind == c->expect)
+				TH_LOG("finding %llu is %s, not %s",
+				       (unsigned long long)f->seq,
+				       kind_name(f->kind),
+				       kind_name(c->expect));
+		}
+		ok &= f->have_seq;
+		EXPECT_TRUE(f->have_seq)
+			TH_LOG("a finding without a SEQ u64");
+		ok &= !strcmp(f->device, edu_dev);
+		EXPECT_STREQ(edu_dev, f->device);
+		ok &= !strcmp(f->driver, EDU_NAME);
+		EXPECT_STREQ(EDU_NAME, f->driver);
+		ok &= f->have_caller && f->caller;
+		EXPECT_TRUE(f->have_caller && f->caller)
+			TH_LOG("finding %llu has no caller",
+			       (unsigned long long)f->seq);
+		ok &= f->have_detail && f->detail[0];
+		EXPECT_TRUE(f->have_detail && f->detail[0])
+			TH_LOG("finding %llu has no detail",
+			       (unsigned long long)f->seq);
+		wrong += !ok;
+	}
+	if (wrong || !_metadata->passed)
+		log_record(_metadata);
+	free(d);
+}
+
+#define MODE_TEST(test, ...) \
+	TEST_F_TIMEOUT(findings, test, TEST_TIMEOUT) \
+	{ \
+		static const struct mode_case c = { __VA_ARGS__ }; \
+		check_mode(_metadata, self, variant, &c); \
+	}
+
+/* Correct use: no finding, also for a device treated as non-coherent. */
+MODE_TEST(correct, .mode = "correct")
+MODE_TEST(correct_noncoherent, .mode = "correct",
+	  .coherency = COHERENCY_NONCOHERENT)
+
+MODE_TEST(addr_misaligned, .mode = "addr-misaligned",
+	  .expect = EDGEDMA_FINDING_ADDR_MISALIGNED, .addr_align = 64)
+MODE_TEST(len_misaligned, .mode = "len-misaligned",
+	  .expect = EDGEDMA_FINDING_LEN_MISALIGNED, .len_align = 64)
+MODE_TEST(cacheline_shared, .mode = "cacheline-shared",
+	  .expect = EDGEDMA_FINDING_CACHELINE_SHARED,
+	  .coherency = COHERENCY_NONCOHERENT_IF_COHERENT)
+MODE_TEST(stack_buffer, .mode = "stack-buffer",
+	  .expect = EDGEDMA_FINDING_STACK_BUFFER)
+MODE_TEST(vmalloc_buffer, .mode = "vmalloc-buffer",
+	  .expect = EDGEDMA_FINDING_VMALLOC_BUFFER)
+MODE_TEST(rodata_buffer, .mode = "rodata-buffer",
+	  .expect = EDGEDMA_FINDING_RODATA_BUFFER)
+MODE_TEST(seg_boundary, .mode = "seg-boundary",
+	  .expect = EDGEDMA_FINDING_SEG_BOUNDARY)
+MODE_TEST(seg_too_long, .mode = "seg-too-long",
+	  .expect = EDGEDMA_FINDING_SEG_TOO_LONG)
+MODE_TEST(mask_exceeded, .mode = "mask-exceeded",
+	  .expect = EDGEDMA_FINDING_MASK_EXCEEDED)
+MODE_TEST(bounced, .mode = "bounced",
+	  .expect = EDGEDMA_FINDING_BOUNCED)
+MODE_TEST(unmap_unknown, .mode = "unmap-unknown",
+	  .expect = EDGEDMA_FINDING_UNMAP_UNKNOWN)
+MODE_TEST(double_unmap, .mode = "double-unmap",
+	  .expect = EDGEDMA_FINDING_DOUBLE_UNMAP)
+MODE_TEST(unmap_mismatch, .mode = "unmap-mismatch",
+	  .expect = EDGEDMA_FINDING_UNMAP_MISMATCH)
+MODE_TEST(sync_unknown, .mode = "sync-unknown",
+	  .expect = EDGEDMA_FINDING_SYNC_UNKNOWN)
+MODE_TEST(sync_mismatch, .mode = "sync-mismatch",
+	  .expect = EDGEDMA_FINDING_SYNC_MISMATCH)
+MODE_TEST(leak, .mode = "leak", .expect = EDGEDMA_FINDING_LEAK,
+	  .unbind = true)
+
+/* ---- before and after the tests ----------------------------------------- */
+
+/* The test driver's .ko for this guest, or "" when it cannot be named. */
+static void edu_ko_path(char *buf, size_t n)
+{
+	const char *ko = getenv("EDU_TEST_KO");
+	const char *src = getenv("EDGEDMA_SRC");
+	const char *arch = getenv("EDGEDMA_VM_ARCH");
+	const char *kernel = getenv("EDGEDMA_VM_KERNEL");
+	struct utsname u;
+
+	buf[0] = '\0';
+	if (ko && *ko) {
+		snprintf(buf, n, "%s", ko);
+		return;
+	}
+	if (!src || !*src || !kernel || !*kernel)
+		return;
+	if ((!arch || !*arch) && !uname(&u))
+		arch = strcmp(u.machine, "aarch64") ? u.machine : "arm64";
+	snprintf(buf, n, "%s/build/test-drivers/%s-%s/%s.ko", src,
+		 arch ? arch : "", kernel, EDU_NAME);
+}
+
+static bool is_edu(const char *dev)
+{
+	char path[PATH_MAX], id[32];
+
+	snprintf(path, sizeof(path), "%s/%s/vendor", PCI_DEVICES, dev);
+	if (read_line(path, id, sizeof(id)) || strcmp(id, EDU_VENDOR))
+		return false;
+	snprintf(path, sizeof(path), "%s/%s/device", PCI_DEVICES, dev);
+	return !read_line(path, id, sizeof(id)) && !strcmp(id, EDU_DEVICE);
+}
+
+/* The edu device's driver name, "" when unbound. */
+static void driver_of(const char *dev, char *buf, size_t n)
+{
+	char path[PATH_MAX], link[PATH_MAX];
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "%s/%s/driver", PCI_DEVICES, dev);
+	len = readlink(path, link, sizeof(link) - 1);
+	buf[0] = '\0';
+	if (len <= 0)
+		return;
+	link[len] = '\0';
+	copy_name(buf, n, strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+}
+
+/*
+ * The edu device bound to the test driver: the first one already bound,
+ * else the first unbound one, bound now. Exits (skip) when there is none.
+ */
+static void find_edu_device(void)
+{
+	char unbound[64] = "", drv[64], other[160] = "";
+	struct dirent *d;
+	DIR *dir;
+	int err;
+
+	dir = opendir(PCI_DEVICES);
+	if (!dir)
+		ksft_exit_skip("%s: %s\n", PCI_DEVICES, strerror(errno));
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] == '.' || !is_edu(d->d_name))
+			continue;
+		driver_of(d->d_name, drv, sizeof(drv));
+		if (!strcmp(drv, EDU_NAME)) {
+			copy_name(edu_dev, sizeof(edu_dev), d->d_name);
+			break;
+		}
+		if (!drv[0] && !unbound[0])
+			copy_name(unbound, sizeof(unbound), d->d_name);
+		else if (drv[0])
+			snprintf(other, sizeof(other), " (%.64s is bound to %s)",
+				 d->d_name, drv);
+	}
+	closedir(dir);
+	if (edu_dev[0])
+		return;
+	if (!unbound[0])
+		ksft_exit_skip("no edu device (PCI %s:%s) for %s%s: does the guest have one (edgedma-vm without --no-edu)?\n",
+			       EDU_VENDOR, EDU_DEVICE, EDU_NAME, other);
+	err = write_file(EDU_PCI_DRIVER "/bind", unbound);
+	if (err)
+		ksft_exit_fail_msg("binding %s to %s: %s\n", unbound, EDU_NAME,
+				   strerror(-err));
+	copy_name(edu_dev, sizeof(edu_dev), unbound);
+}
+
+/* Load the test driver with sync_visible=1, or set it on the loaded one. */
+static void setup_edu_driver(void)
+{
+	char ko[PATH_MAX];
+	int err;
+
+	if (!path_exists(EDU_DEBUGFS) && !path_exists("/sys/kernel/debug/block"))
+		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+
+	if (path_exists(EDU_SYSFS)) {
+		/* 6.12: without it dma_sync_*() skip the core and its hooks. */
+		err = write_file(EDU_SYSFS "/parameters/sync_visible", "1");
+		if (err)
+			ksft_print_msg("%s is loaded; setting sync_visible=1: %s\n",
+				       EDU_NAME, strerror(-err));
+		return;
+	}
+	edu_ko_path(ko, sizeof(ko));
+	if (!ko[0])
+		ksft_exit_skip("%s is not loaded and cannot be found: set EDU_TEST_KO, or EDGEDMA_SRC and EDGEDMA_VM_KERNEL (edgedma-vm sets them)\n",
+			       EDU_NAME);
+	if (!path_exists(ko))
+		ksft_exit_skip("%s is not loaded and %s does not exist (make modules-all)\n",
+			       EDU_NAME, ko);
+	err = load_module(ko, "sync_visible=1");
+	if (err)
+		ksft_exit_fail_msg("finit_module(%s, \"sync_visible=1\"): %s\n",
+				   ko, strerror(-err));
+	ksft_print_msg("loaded %s (sync_visible=1); it stays loaded\n", ko);
+}
+
+/* The driver's view of the device, as comments. */
+static void print_edu_info(void)
+{
+	char path[PATH_MAX], info[2048], *line, *save;
+
+	edu_path(path, sizeof(path), "info");
+	if (read_file(path, info, sizeof(info)) < 0) {
+		ksft_print_msg("%s: %s\n", path, strerror(errno));
+		return;
+	}
+	for (line = strtok_r(info, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, "path=", 5) ||
+		    !strncmp(line, "coherent=", 9) ||
+		    !strncmp(line, "dma_mask=", 9) ||
+		    !strncmp(line, "swiotlb=", 8) ||
+		    !strncmp(line, "core_skips_sync=", 16) ||
+		    !strncmp(line, "cache_line_size=", 16))
+			ksft_print_msg("edu %s %s\n", edu_dev, line);
+}
+
+/* At exit (the harness's parent only): edgedma back as it was found. */
+static void restore_edgedma(void)
+{
+	char hook[32] = "", why[600];
+	const char *params = edgedma_params;
+	int err;
+
+	read_line(EDGEDMA_PARAMS "/hook", hook, sizeof(hook));
+	if (!edgedma_hook_at_start[0]) {
+		/* Not loaded at start: leave it loaded, with the defaults. */
+		if (!hook[0] || !strcmp(hook, "auto"))
+			return;
+		params = "";
+	} else if (!strcmp(hook, edgedma_hook_at_start)) {
+		return;
+	}
+	err = edgedma_reload(params, why, sizeof(why));
+	fflush(stdout);
+	if (err) {
+		printf("# restoring %s: %s\n", EDGEDMA_MODULE, why);
+		fflush(stdout);
+		_exit(KSFT_FAIL);
+	}
+	printf("# %s reloaded as found at start (\"%s\")\n", EDGEDMA_MODULE,
+	       params);
+	fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+	/* Our notes come before the harness's plan: print the header now. */
+	ksft_print_header();
+	setup_edu_driver();
+	find_edu_device();
+	if (path_exists(EDGEDMA_SYSFS)) {
+		int err = rebind_edu();
+
+		if (err)
+			ksft_exit_fail_msg("binding %s to %s again: %s\n",
+					   edu_dev, EDU_NAME, strerror(-err));
+	}
+
+	read_line(EDGEDMA_PARAMS "/hook", edgedma_hook_at_start,
+		  sizeof(edgedma_hook_at_start));
+	edgedma_params_now(edgedma_params, sizeof(edgedma_params), NULL);
+	edgedma_params_now(edgedma_params_nohook, sizeof(edgedma_params_nohook),
+			   "hook");
+	/* Only the harness's parent gets here: tests end with _exit(). */
+	atexit(restore_edgedma);
+
+	ksft_print_msg("edu device %s, driver %s; edgedma %s%s\n", edu_dev,
+		       EDU_NAME,
+		       edgedma_hook_at_start[0] ? "loaded, hook=" : "not loaded",
+		       edgedma_hook_at_start);
+	print_edu_info();
+	/* Keeps test_harness_run() from printing the header a second time. */
+	setenv("KSFT_TAP_LEVEL", "1", 1);
+	return test_harness_run(argc, argv);
+}

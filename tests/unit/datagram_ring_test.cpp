@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The io_uring receive path on its own, over a datagram socket pair: both
+// the multishot recv with a provided-buffer ring and the batched single-shot
+// recvs.
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <sys/utsname.h>
+
+#include <edgedma/error.hpp>
+
+#include "datagram_ring.hpp"
+#include "socket_support.hpp"
+#include "test_support.hpp"
+
+namespace edgedma::test {
+namespace {
+
+using detail::DatagramRing;
+using detail::RingOptions;
+using namespace std::chrono_literals;
+
+std::vector<std::byte> datagram_of(const std::string &text)
+{
+	auto bytes = std::as_bytes(std::span(text.data(), text.size()));
+	return {bytes.begin(), bytes.end()};
+}
+
+std::string text_of(std::span<const std::byte> datagram)
+{
+	return {reinterpret_cast<const char *>(datagram.data()), datagram.size()};
+}
+
+bool kernel_at_least(int major, int minor)
+{
+	utsname name{};
+	if (::uname(&name) != 0)
+		return false;
+	int running_major = 0, running_minor = 0;
+	std::sscanf(name.release, "%d.%d", &running_major, &running_minor);
+	return running_major > major || (running_major == major && running_minor >= minor);
+}
+
+class DatagramRingTest : public ::testing::TestWithParam<ReceiveMode> {
+protected:
+	// The ring in the mode under test, or a skip where this machine has
+	// no io_uring or not that mode.
+	std::unique_ptr<DatagramRing> make_ring(RingOptions options = {})
+	{
+		options.mode = GetParam();
+		try {
+			return std::make_unique<DatagramRing>(pair.receiver.get(), options);
+		} catch (const Error &error) {
+			skip_reason = error.what();
+			return nullptr;
+		}
+	}
+
+	// Waits until count datagrams came (or a second passed without one).
+	std::vector<std::string> receive(DatagramRing &ring, std::size_t count)
+	{
+		std::vector<std::string> received;
+		while (received.size() < count) {
+			std::size_t handled = ring.wait(
+				1s, [&](std::span<const std::byte> datagram) {
+					received.push_back(text_of(datagram));
+				},
+				[&](const DatagramRing::Failure &failure) { failures.push_back(failure); });
+			if (handled == 0)
+				break;
+		}
+		return received;
+	}
+
+	DatagramPair pair;
+	std::vector<DatagramRing::Failure> failures;
+	std::string skip_reason;
+};
+
+#define RING_OR_SKIP(ring, ...)                                \
+	auto ring = make_ring(__VA_ARGS__);                    \
+	if (!ring)                                             \
+		GTEST_SKIP() << skip_reason
+
+TEST_P(DatagramRingTest, RunsInTheModeAskedFor)
+{
+	RING_OR_SKIP(ring);
+	EXPECT_EQ(ring->mode(), GetParam());
+}
+
+TEST_P(DatagramRingTest, ReceivesDatagramsWhole)
+{
+	RING_OR_SKIP(ring);
+	std::vector<std::string> sent{"one", std::string(3000, 'x'), "three", ""};
+	for (const auto &text : sent)
+		pair.send(datagram_of(text));
+	EXPECT_EQ(receive(*ring, sent.size()), sent);
+	EXPECT_TRUE(failures.empty());
+}
+
+TEST_P(DatagramRingTest, ReceivesFarMoreDatagramsThanItHasBuffers)
+{
+	RingOptions options;
+	options.buffer_count = 4; // multishot: runs dry many times
+	options.batch_depth = 2;  // batched: resubmits many times
+	options.buffer_size = 512;
+	RING_OR_SKIP(ring, options);
+
+	std::vector<std::string> sent;
+	for (int i = 0; i < 100; i++) {
+		sent.push_back("datagram " + std::to_string(i));
+		pair.send(datagram_of(sent.back()));
+	}
+	EXPECT_EQ(receive(*ring, sent.size()), sent);
+	EXPECT_EQ(ring->counters().datagrams, sent.size());
+	if (GetParam() == ReceiveMode::multishot) {
+		// The buffer ring ran dry: the recv ended with ENOBUFS, which the
+		// ring flagged as possibly that, and armed again. Nothing was lost.
+		EXPECT_GT(ring->counters().multishot_arms, 1u);
+		ASSERT_FALSE(failures.empty());
+		for (const auto &failure : failures) {
+			EXPECT_EQ(failure.error_number, ENOBUFS);
+			EXPECT_TRUE(failure.maybe_out_of_buffers);
+		}
+	} else {
+		EXPECT_TRUE(failures.empty());
+		EXPECT_GT(ring->counters().submissions, sent.size() / 2 / 2);
+	}
+}
+
+TEST_P(DatagramRingTest, WaitTimesOutWithNothingToReceive)
+{
+	RING_OR_SKIP(ring);
+	auto start = std::chrono::steady_clock::now();
+	EXPECT_EQ(ring->wait(20ms, [](auto) { FAIL(); }, [](auto) { FAIL(); }), 0u);
+	EXPECT_GE(std::chrono::steady_clock::now() - start, 15ms);
+}
+
+TEST_P(DatagramRingTest, StaysUsableAfterAHandlerThrows)
+{
+	RING_OR_SKIP(ring);
+	for (int i = 0; i < 6; i++)
+		pair.send(datagram_of("d" + std::to_string(i)));
+	std::vector<std::string> received;
+	auto on_datagram = [&](std::span<const std::byte> datagram) {
+		received.push_back(text_of(datagram));
+		if (received.size() == 2)
+			throw std::runtime_error("decoder gave up");
+	};
+	auto on_failure = [&](const DatagramRing::Failure &) {};
+	EXPECT_THROW(
+		while (received.size() < 6) ring->wait(1s, on_datagram, on_failure),
+		std::runtime_error);
+	while (received.size() < 6 && ring->wait(1s, on_datagram, on_failure) > 0) {
+	}
+	EXPECT_EQ(received, (std::vector<std::string>{"d0", "d1", "d2", "d3", "d4", "d5"}));
+}
+
+TEST_P(DatagramRingTest, TearsDownWithReceivesInFlight)
+{
+	RING_OR_SKIP(ring);
+	pair.send(datagram_of("before"));
+	EXPECT_EQ(receive(*ring, 1), std::vector<std::string>{"before"});
+	ring.reset(); // cancels the armed recvs and waits for them
+	pair.send(datagram_of("after"));
+	char buffer[16];
+	EXPECT_EQ(::recv(pair.receiver.get(), buffer, sizeof buffer, MSG_DONTWAIT), 5);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, DatagramRingTest,
+			 ::testing::Values(ReceiveMode::multishot, ReceiveMode::batched),
+			 [](const ::testing::TestParamInfo<ReceiveMode> &mode) {
+				 return std::string(receive_mode_name(mode.param));
+			 });
+
+TEST(DatagramRing, AutomaticModeTakesMultishotWhereTheKernelHasIt)
+{
+	DatagramPair pair;
+	std::unique_ptr<DatagramRing> ring;
+	try {
+		ring = std::make_unique<DatagramRing>(pair.receiver.get(), RingOptions{});
+	} catch (const Error &error) {
+		GTEST_SKIP() << error.what();
+	}
+	EXPECT_EQ(ring->mode(),
+		  kernel_at_least(6, 0) ? ReceiveMode::multishot : ReceiveMode::batched);
+}
+
+TEST(DatagramRing, RefusesABufferCountThatIsNoPowerOfTwo)
+{
+	DatagramPair pair;
+	RingOptions options;
+	options.mode = ReceiveMode::multishot;
+	options.buffer_count = 6;
+	try {
+		DatagramRing ring(pair.receiver.get(), options);
+		FAIL() << "accepted 6 buffers";
+	} catch (const Error &error) {
+		if (contains(error.message(), "cannot set up a ring"))
+			GTEST_SKIP() << error.what();
+		EXPECT_TRUE(contains(error.message(), "not a power of two"));
+	}
+}
+
+} // namespace
+} // namespace edgedma::test

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <array>
+#include <optional>
+
+#include <linux/edgedma.h>
+
+#include "record_messages.hpp"
+#include "test_support.hpp"
+
+namespace edgedma::test {
+namespace {
+
+using detail::decode_finding;
+
+constexpr std::string_view context = "FINDING notification";
+
+std::string decode_error(detail::AttributeStream attributes)
+{
+	try {
+		decode_finding(attributes, context);
+		ADD_FAILURE() << "decoded without error";
+	} catch (const Error &error) {
+		EXPECT_EQ(error.context(), context);
+		return error.message();
+	}
+	return {};
+}
+
+struct NamedAttribute {
+	int type;
+	const char *name;
+};
+#define NAMED(type) NamedAttribute{type, #type}
+constexpr std::array required_attributes{
+	NAMED(EDGEDMA_A_FINDING_SEQ),      NAMED(EDGEDMA_A_FINDING_TIME_NS),
+	NAMED(EDGEDMA_A_FINDING_KIND),     NAMED(EDGEDMA_A_FINDING_CALL),
+	NAMED(EDGEDMA_A_FINDING_DEVICE),   NAMED(EDGEDMA_A_FINDING_DRIVER),
+	NAMED(EDGEDMA_A_FINDING_DMA_ADDR), NAMED(EDGEDMA_A_FINDING_SIZE),
+	NAMED(EDGEDMA_A_FINDING_DIR),      NAMED(EDGEDMA_A_FINDING_CALLER),
+	NAMED(EDGEDMA_A_FINDING_DETAIL),
+};
+#undef NAMED
+
+TEST(DecodeFinding, RoundTripsEveryAttribute)
+{
+	Finding finding = sample_finding(7);
+	EXPECT_EQ(decode_finding(finding_message(finding).attributes(), context), finding);
+}
+
+TEST(DecodeFinding, OptionalAttributesMayBeAbsent)
+{
+	Finding finding = sample_finding(8);
+	finding.cpu_phys.reset();
+	finding.map_caller.reset();
+	finding.driver.clear(); // unbound: sent as ""
+	Finding decoded = decode_finding(finding_message(finding).attributes(), context);
+	EXPECT_EQ(decoded, finding);
+	EXPECT_FALSE(decoded.cpu_phys);
+	EXPECT_FALSE(decoded.map_caller);
+	EXPECT_EQ(decoded.driver, "");
+}
+
+TEST(DecodeFinding, SkipsAttributesItDoesNotKnow)
+{
+	Finding finding = sample_finding(9);
+	GenlMessage message(EDGEDMA_CMD_FINDING);
+	message.put_string(EDGEDMA_A_FINDING_MAX + 1, "from a newer module")
+		.put_u64(EDGEDMA_A_FINDING_MAX + 2, 1);
+	put_finding(message, finding);
+	message.put_u32(EDGEDMA_A_FINDING_MAX + 3, 3);
+	EXPECT_EQ(decode_finding(message.attributes(), context), finding);
+}
+
+TEST(DecodeFinding, KeepsKindsAndCallsItHasNoNameFor)
+{
+	Finding finding = sample_finding(10);
+	finding.kind = EDGEDMA_FINDING_LEAK + 1;
+	finding.call = 200;
+	finding.dir = 9;
+	EXPECT_EQ(decode_finding(finding_message(finding).attributes(), context), finding);
+}
+
+TEST(DecodeFinding, NamesEachMissingRequiredAttribute)
+{
+	for (const auto &attribute : required_attributes) {
+		SCOPED_TRACE(attribute.name);
+		auto message = finding_message(sample_finding(1), attribute.type);
+		EXPECT_EQ(decode_error(message.attributes()),
+			  std::string("missing ") + attribute.name);
+	}
+}
+
+TEST(DecodeFinding, RejectsU64SentAsU32)
+{
+	auto message = finding_message(sample_finding(1), EDGEDMA_A_FINDING_SEQ);
+	message.put_u32(EDGEDMA_A_FINDING_SEQ, 1);
+	EXPECT_EQ(decode_error(message.attributes()),
+		  "EDGEDMA_A_FINDING_SEQ has 4 bytes, expected 8 (u64)");
+}
+
+TEST(DecodeFinding, RejectsOptionalU64OfWrongSize)
+{
+	auto message = finding_message(sample_finding(1), EDGEDMA_A_FINDING_CPU_PHYS);
+	message.put_u32(EDGEDMA_A_FINDING_CPU_PHYS, 0x1000);
+	EXPECT_EQ(decode_error(message.attributes()),
+		  "EDGEDMA_A_FINDING_CPU_PHYS has 4 bytes, expected 8 (u64)");
+}
+
+TEST(DecodeFinding, RejectsRepeatedOptionalAttribute)
+{
+	auto message = finding_message(sample_finding(1));
+	message.put_u64(EDGEDMA_A_FINDING_MAP_CALLER, 1);
+	EXPECT_EQ(decode_error(message.attributes()),
+		  "EDGEDMA_A_FINDING_MAP_CALLER appears more than once");
+}
+
+TEST(DecodeFinding, RejectsDetailWithoutNul)
+{
+	auto message = finding_message(sample_finding(1), EDGEDMA_A_FINDING_DETAIL);
+	message.put_text_without_nul(EDGEDMA_A_FINDING_DETAIL, "cut");
+	EXPECT_EQ(decode_error(message.attributes()),
+		  "EDGEDMA_A_FINDING_DETAIL is not a NUL-terminated string");
+}
+
+TEST(GenlCommand, ReadsTheCommandOfAMessage)
+{
+	EXPECT_EQ(detail::genl_command(finding_message(sample_finding(1)).header(), "x"),
+		  EDGEDMA_CMD_FINDING);
+	GenlMessage dump_reply(EDGEDMA_CMD_FINDINGS_GET);
+	EXPECT_EQ(detail::genl_command(dump_reply.header(), "x"), EDGEDMA_CMD_FINDINGS_GET);
+}
+
+} // namespace
+} // namespace edgedma::test

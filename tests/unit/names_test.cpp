@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The name tables cover the uapi enums exactly: every value from the first
+// to the last enumerator has a name, the value after the last has none.
+// (names.cpp also checks this at compile time.)
+#include <set>
+
+#include <linux/edgedma.h>
+
+#include <edgedma/names.hpp>
+
+#include "test_support.hpp"
+
+namespace edgedma::test {
+namespace {
+
+using Names = std::vector<std::string>;
+
+TEST(FindingKindNames, AreTheOnesTheUapiHeaderSpells)
+{
+	const Names expected{
+		"addr-misaligned", "len-misaligned", "cacheline-shared", "stack-buffer",
+		"vmalloc-buffer",  "rodata-buffer",  "seg-boundary",     "seg-too-long",
+		"mask-exceeded",   "bounced",        "unmap-unknown",    "double-unmap",
+		"unmap-mismatch",  "sync-unknown",   "sync-mismatch",    "leak",
+	};
+	Names names;
+	for (std::uint32_t kind = EDGEDMA_FINDING_ADDR_MISALIGNED; kind <= EDGEDMA_FINDING_LEAK;
+	     kind++) {
+		auto name = finding_kind_name(kind);
+		ASSERT_TRUE(name) << "kind " << kind << " has no name";
+		names.emplace_back(*name);
+	}
+	EXPECT_EQ(names, expected);
+}
+
+TEST(FindingKindNames, CoverTheEnumRangeExactly)
+{
+	EXPECT_FALSE(finding_kind_name(0));
+	EXPECT_FALSE(finding_kind_name(EDGEDMA_FINDING_LEAK + 1));
+	EXPECT_FALSE(finding_kind_name(UINT32_MAX));
+	std::vector<std::uint32_t> kinds = finding_kinds();
+	ASSERT_EQ(kinds.size(), std::size_t{EDGEDMA_FINDING_LEAK});
+	EXPECT_EQ(kinds.front(), std::uint32_t{EDGEDMA_FINDING_ADDR_MISALIGNED});
+	EXPECT_EQ(kinds.back(), std::uint32_t{EDGEDMA_FINDING_LEAK});
+}
+
+TEST(FindingKindNames, ParseBackAndAreUnique)
+{
+	std::set<std::string> seen;
+	for (std::uint32_t kind : finding_kinds()) {
+		std::string name(*finding_kind_name(kind));
+		EXPECT_TRUE(seen.insert(name).second) << name << " twice";
+		EXPECT_EQ(finding_kind_from_name(name), kind);
+	}
+	EXPECT_FALSE(finding_kind_from_name("misaligned"));
+	EXPECT_FALSE(finding_kind_from_name(""));
+}
+
+TEST(FindingKindNames, LabelUnknownKindsByNumber)
+{
+	EXPECT_EQ(finding_kind_label(EDGEDMA_FINDING_BOUNCED), "bounced");
+	EXPECT_EQ(finding_kind_label(EDGEDMA_FINDING_LEAK + 1),
+		  "kind-" + std::to_string(EDGEDMA_FINDING_LEAK + 1));
+}
+
+TEST(CallKindNames, CoverTheEnumRangeExactly)
+{
+	const Names expected{
+		"dma_map_page",
+		"dma_unmap_page",
+		"dma_map_sg",
+		"dma_unmap_sg",
+		"dma_map_resource",
+		"dma_unmap_resource",
+		"dma_alloc_coherent",
+		"dma_free_coherent",
+		"dma_alloc_pages",
+		"dma_free_pages",
+		"dma_sync_single_for_cpu",
+		"dma_sync_single_for_device",
+		"dma_sync_sg_for_cpu",
+		"dma_sync_sg_for_device",
+	};
+	Names names;
+	for (std::uint32_t call = EDGEDMA_CALL_MAP_PAGE; call <= EDGEDMA_CALL_SYNC_SG_FOR_DEVICE;
+	     call++) {
+		auto name = call_kind_name(call);
+		ASSERT_TRUE(name) << "call " << call << " has no name";
+		names.emplace_back(*name);
+	}
+	EXPECT_EQ(names, expected);
+	EXPECT_FALSE(call_kind_name(0));
+	EXPECT_FALSE(call_kind_name(EDGEDMA_CALL_SYNC_SG_FOR_DEVICE + 1));
+	EXPECT_EQ(call_kind_label(99), "call-99");
+}
+
+TEST(DirectionNames, FollowEnumDmaDataDirection)
+{
+	EXPECT_EQ(direction_name(0), "bidirectional");
+	EXPECT_EQ(direction_name(1), "to-device");
+	EXPECT_EQ(direction_name(2), "from-device");
+	EXPECT_EQ(direction_name(3), "none");
+	EXPECT_FALSE(direction_name(4));
+	EXPECT_EQ(direction_label(4), "dir-4");
+}
+
+TEST(CoherencyNames, CoverTheEnumRangeExactly)
+{
+	EXPECT_EQ(coherency_name(EDGEDMA_COHERENCY_AUTO), "auto");
+	EXPECT_EQ(coherency_name(EDGEDMA_COHERENCY_COHERENT), "coherent");
+	EXPECT_EQ(coherency_name(EDGEDMA_COHERENCY_NONCOHERENT), "noncoherent");
+	EXPECT_FALSE(coherency_name(0));
+	EXPECT_FALSE(coherency_name(EDGEDMA_COHERENCY_NONCOHERENT + 1));
+	EXPECT_EQ(coherency_from_name("noncoherent"),
+		  std::uint32_t{EDGEDMA_COHERENCY_NONCOHERENT});
+	EXPECT_FALSE(coherency_from_name("maybe"));
+}
+
+TEST(Checks, BitIsKindMinusOne)
+{
+	EXPECT_EQ(check_bit(EDGEDMA_FINDING_ADDR_MISALIGNED), 1u);
+	EXPECT_EQ(check_bit(EDGEDMA_FINDING_LEAK), 1u << (EDGEDMA_FINDING_LEAK - 1));
+	EXPECT_EQ(check_bit(0), 0u);
+	// The module's EDGEDMA_CHECKS_ALL: GENMASK(EDGEDMA_FINDING_LEAK - 1, 0).
+	EXPECT_EQ(all_checks(), (1u << EDGEDMA_FINDING_LEAK) - 1);
+}
+
+TEST(Checks, NamesFollowEnumOrderAndShowUnknownBits)
+{
+	std::uint32_t checks = check_bit(EDGEDMA_FINDING_LEAK) |
+			       check_bit(EDGEDMA_FINDING_STACK_BUFFER) | (1u << 30);
+	EXPECT_EQ(check_names(checks), (Names{"stack-buffer", "leak", "kind-31"}));
+	EXPECT_TRUE(check_names(0).empty());
+}
+
+} // namespace
+} // namespace edgedma::test

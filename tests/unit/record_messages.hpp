@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+#pragma once
+
+// Records of <linux/edgedma.h> built as the module builds them (attribute
+// order, u64s padded with the set's PAD attribute), for the decoder, stream
+// and rendering tests.
+
+#include <optional>
+#include <string>
+
+#include <linux/edgedma.h>
+
+#include <edgedma/records.hpp>
+
+#include "test_support.hpp"
+
+namespace edgedma::test {
+
+inline Finding sample_finding(std::uint64_t seq, std::string device = "0000:00:04.0")
+{
+	return Finding{
+		.seq = seq,
+		.time_ns = 1'000'000'000ull * seq + 17,
+		.kind = EDGEDMA_FINDING_ADDR_MISALIGNED,
+		.call = EDGEDMA_CALL_MAP_PAGE,
+		.device = std::move(device),
+		.driver = "edgedma_test_edu",
+		.dma_addr = 0xfffff001,
+		.size = 128,
+		.dir = 1, // DMA_TO_DEVICE
+		.cpu_phys = 0x1'2345'6001,
+		.caller = 0xffffffffc0a01234,
+		.map_caller = 0xffffffffc0a00100,
+		.detail = "DMA address 0xfffff001 is not aligned to the 64 bytes the device needs",
+	};
+}
+
+// Adds finding's attributes, leaving out one if asked to.
+inline void put_finding(GenlMessage &message, const Finding &finding,
+			std::optional<int> left_out = std::nullopt)
+{
+	auto wanted = [&](int type) { return type != left_out; };
+	auto u64 = [&](int type, std::uint64_t value) {
+		if (wanted(type))
+			message.put_u64_padded(type, value, EDGEDMA_A_FINDING_PAD);
+	};
+	auto u32 = [&](int type, std::uint32_t value) {
+		if (wanted(type))
+			message.put_u32(type, value);
+	};
+	auto string = [&](int type, const std::string &value) {
+		if (wanted(type))
+			message.put_string(type, value);
+	};
+	u64(EDGEDMA_A_FINDING_SEQ, finding.seq);
+	u64(EDGEDMA_A_FINDING_TIME_NS, finding.time_ns);
+	u32(EDGEDMA_A_FINDING_KIND, finding.kind);
+	u32(EDGEDMA_A_FINDING_CALL, finding.call);
+	string(EDGEDMA_A_FINDING_DEVICE, finding.device);
+	string(EDGEDMA_A_FINDING_DRIVER, finding.driver);
+	u64(EDGEDMA_A_FINDING_DMA_ADDR, finding.dma_addr);
+	u64(EDGEDMA_A_FINDING_SIZE, finding.size);
+	u32(EDGEDMA_A_FINDING_DIR, finding.dir);
+	if (finding.cpu_phys)
+		u64(EDGEDMA_A_FINDING_CPU_PHYS, *finding.cpu_phys);
+	u64(EDGEDMA_A_FINDING_CALLER, finding.caller);
+	if (finding.map_caller)
+		u64(EDGEDMA_A_FINDING_MAP_CALLER, *finding.map_caller);
+	string(EDGEDMA_A_FINDING_DETAIL, finding.detail);
+}
+
+inline GenlMessage finding_message(const Finding &finding,
+				   std::optional<int> left_out = std::nullopt,
+				   std::uint8_t command = EDGEDMA_CMD_FINDING,
+				   int family_id = GenlMessage::any_family_id)
+{
+	GenlMessage message(command, family_id);
+	put_finding(message, finding, left_out);
+	return message;
+}
+
+inline Mapping sample_mapping()
+{
+	return Mapping{
+		.device = "0000:00:04.0",
+		.driver = "edgedma_test_edu",
+		.call = EDGEDMA_CALL_MAP_PAGE,
+		.dma_addr = 0xfffff000,
+		.size = 4096,
+		.dir = 2, // DMA_FROM_DEVICE
+		.attrs = 0x20,
+		.cpu_phys = 0x1'2345'6000,
+		.cpu_virt = 0xffff888012345000,
+		.caller = 0xffffffffc0a01234,
+		.time_ns = 5'000'000'000,
+		.sg_index = std::nullopt,
+		.sg_count = 0,
+	};
+}
+
+inline Mapping sample_segment(std::uint32_t index, std::uint32_t count, std::uint64_t time_ns,
+			      std::uint64_t dma_addr)
+{
+	Mapping segment = sample_mapping();
+	segment.call = EDGEDMA_CALL_MAP_SG;
+	segment.dma_addr = dma_addr;
+	segment.size = 2048;
+	segment.cpu_virt.reset();
+	segment.time_ns = time_ns;
+	segment.sg_index = index;
+	segment.sg_count = count;
+	return segment;
+}
+
+inline GenlMessage mapping_message(const Mapping &mapping,
+				   std::optional<int> left_out = std::nullopt)
+{
+	GenlMessage message(EDGEDMA_CMD_MAPPINGS_GET);
+	auto wanted = [&](int type) { return type != left_out; };
+	auto u64 = [&](int type, std::uint64_t value) {
+		if (wanted(type))
+			message.put_u64_padded(type, value, EDGEDMA_A_MAPPING_PAD);
+	};
+	auto u32 = [&](int type, std::uint32_t value) {
+		if (wanted(type))
+			message.put_u32(type, value);
+	};
+	auto string = [&](int type, const std::string &value) {
+		if (wanted(type))
+			message.put_string(type, value);
+	};
+	string(EDGEDMA_A_MAPPING_DEVICE, mapping.device);
+	string(EDGEDMA_A_MAPPING_DRIVER, mapping.driver);
+	u32(EDGEDMA_A_MAPPING_CALL, mapping.call);
+	u64(EDGEDMA_A_MAPPING_DMA_ADDR, mapping.dma_addr);
+	u64(EDGEDMA_A_MAPPING_SIZE, mapping.size);
+	u32(EDGEDMA_A_MAPPING_DIR, mapping.dir);
+	u64(EDGEDMA_A_MAPPING_ATTRS, mapping.attrs);
+	if (mapping.cpu_phys)
+		u64(EDGEDMA_A_MAPPING_CPU_PHYS, *mapping.cpu_phys);
+	if (mapping.cpu_virt)
+		u64(EDGEDMA_A_MAPPING_CPU_VIRT, *mapping.cpu_virt);
+	u64(EDGEDMA_A_MAPPING_CALLER, mapping.caller);
+	u64(EDGEDMA_A_MAPPING_TIME_NS, mapping.time_ns);
+	if (mapping.sg_index) {
+		u32(EDGEDMA_A_MAPPING_SG_INDEX, *mapping.sg_index);
+		u32(EDGEDMA_A_MAPPING_SG_COUNT, mapping.sg_count);
+	}
+	return message;
+}
+
+// POLICY_GET of a device, as the module answers it.
+inline Policy sample_device_policy()
+{
+	Policy policy;
+	policy.target = {PolicyTarget::Kind::device, "0000:00:04.0"};
+	policy.addr_align = 64;
+	policy.len_align = 1;
+	policy.coherency = EDGEDMA_COHERENCY_AUTO;
+	policy.checks = (1u << EDGEDMA_FINDING_LEAK) - 1;
+	policy.dev_coherent = 1;
+	policy.dma_mask = 0xfffffff;
+	policy.seg_boundary = 0xffffffff;
+	policy.max_seg_size = 65536;
+	policy.cache_line = 64;
+	return policy;
+}
+
+inline GenlMessage policy_message(const Policy &policy, std::optional<int> left_out = std::nullopt)
+{
+	GenlMessage message(EDGEDMA_CMD_POLICY_GET);
+	auto wanted = [&](int type) { return type != left_out; };
+	auto u32 = [&](int type, const std::optional<std::uint32_t> &value) {
+		if (value && wanted(type))
+			message.put_u32(type, *value);
+	};
+	auto u64 = [&](int type, const std::optional<std::uint64_t> &value) {
+		if (value && wanted(type))
+			message.put_u64_padded(type, *value, EDGEDMA_A_POLICY_PAD);
+	};
+	int name_type = policy.target.kind == PolicyTarget::Kind::device
+		? EDGEDMA_A_POLICY_DEVICE : EDGEDMA_A_POLICY_DRIVER;
+	if (wanted(name_type))
+		message.put_string(name_type, policy.target.name);
+	u32(EDGEDMA_A_POLICY_ADDR_ALIGN, policy.addr_align);
+	u32(EDGEDMA_A_POLICY_LEN_ALIGN, policy.len_align);
+	u32(EDGEDMA_A_POLICY_COHERENCY, policy.coherency);
+	u32(EDGEDMA_A_POLICY_CHECKS, policy.checks);
+	u32(EDGEDMA_A_POLICY_DEV_COHERENT, policy.dev_coherent);
+	u64(EDGEDMA_A_POLICY_DMA_MASK, policy.dma_mask);
+	u64(EDGEDMA_A_POLICY_SEG_BOUNDARY, policy.seg_boundary);
+	u32(EDGEDMA_A_POLICY_MAX_SEG_SIZE, policy.max_seg_size);
+	u32(EDGEDMA_A_POLICY_CACHE_LINE, policy.cache_line);
+	return message;
+}
+
+} // namespace edgedma::test

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "finding_render.hpp"
+#include "record_messages.hpp"
+#include "test_support.hpp"
+
+namespace edgedma::test {
+namespace {
+
+using cli::finding_json;
+using cli::finding_text;
+
+const Symbolizer symbols = Symbolizer::parse(
+	"ffffffffc0a01000 t edu_run_mode\t[edgedma_test_edu]\n"
+	"ffffffffc0a01800 t edu_unmap\t[edgedma_test_edu]\n"
+	"ffffffffc0a00000 t edu_map\t[edgedma_test_edu]\n");
+
+std::set<std::string> keys_of(const nlohmann::json &object)
+{
+	std::set<std::string> keys;
+	for (const auto &item : object.items())
+		keys.insert(item.key());
+	return keys;
+}
+
+TEST(FindingJson, ParsesBackWithEveryRequiredKey)
+{
+	Finding finding = sample_finding(42);
+	auto parsed = nlohmann::json::parse(finding_json(finding, symbols).dump());
+	EXPECT_EQ(keys_of(parsed),
+		  (std::set<std::string>{"seq", "time_ns", "kind", "call", "device", "driver",
+					 "dma_addr", "size", "dir", "cpu_phys", "caller",
+					 "caller_addr", "map_caller", "map_caller_addr",
+					 "detail"}));
+	EXPECT_EQ(parsed["seq"], 42);
+	EXPECT_EQ(parsed["time_ns"], finding.time_ns);
+	EXPECT_EQ(parsed["kind"], "addr-misaligned");
+	EXPECT_EQ(parsed["call"], "dma_map_page");
+	EXPECT_EQ(parsed["device"], "0000:00:04.0");
+	EXPECT_EQ(parsed["driver"], "edgedma_test_edu");
+	EXPECT_EQ(parsed["dma_addr"], "0xfffff001");
+	EXPECT_EQ(parsed["size"], 128);
+	EXPECT_EQ(parsed["dir"], "to-device");
+	EXPECT_EQ(parsed["cpu_phys"], "0x123456001");
+	EXPECT_EQ(parsed["caller"], "edu_run_mode+0x234/0x800 [edgedma_test_edu]");
+	EXPECT_EQ(parsed["caller_addr"], "0xffffffffc0a01234");
+	EXPECT_EQ(parsed["map_caller"], "edu_map+0x100/0x1000 [edgedma_test_edu]");
+	EXPECT_EQ(parsed["map_caller_addr"], "0xffffffffc0a00100");
+	EXPECT_EQ(parsed["detail"], finding.detail);
+}
+
+TEST(FindingJson, AbsentValuesAreNull)
+{
+	Finding finding = sample_finding(1);
+	finding.cpu_phys.reset();
+	finding.map_caller.reset();
+	finding.caller = 0; // the hook could not tell
+	auto parsed = nlohmann::json::parse(finding_json(finding, symbols).dump());
+	EXPECT_TRUE(parsed["cpu_phys"].is_null());
+	EXPECT_TRUE(parsed["map_caller"].is_null());
+	EXPECT_TRUE(parsed["map_caller_addr"].is_null());
+	EXPECT_TRUE(parsed["caller"].is_null());
+	EXPECT_TRUE(parsed["caller_addr"].is_null());
+}
+
+TEST(FindingJson, CallerIsTheRawAddressWithoutSymbols)
+{
+	auto parsed = nlohmann::json::parse(finding_json(sample_finding(1), Symbolizer()).dump());
+	EXPECT_EQ(parsed["caller"], "0xffffffffc0a01234");
+}
+
+TEST(FindingJson, UnknownKindsKeepTheirNumber)
+{
+	Finding finding = sample_finding(1);
+	finding.kind = 40;
+	finding.call = 41;
+	finding.dir = 7;
+	auto parsed = nlohmann::json::parse(finding_json(finding, symbols).dump());
+	EXPECT_EQ(parsed["kind"], "kind-40");
+	EXPECT_EQ(parsed["call"], "call-41");
+	EXPECT_EQ(parsed["dir"], "dir-7");
+}
+
+TEST(FindingJson, EscapesTheDetailSentence)
+{
+	Finding finding = sample_finding(1);
+	finding.detail = "quote \" backslash \\ newline \n";
+	auto parsed = nlohmann::json::parse(finding_json(finding, symbols).dump());
+	EXPECT_EQ(parsed["detail"], finding.detail);
+}
+
+TEST(FindingText, OneLineThenTheDetailIndented)
+{
+	EXPECT_EQ(finding_text(sample_finding(42), symbols),
+		  "#42 addr-misaligned 0000:00:04.0 (edgedma_test_edu) dma_map_page by "
+		  "edu_run_mode+0x234/0x800 [edgedma_test_edu]\n"
+		  "    DMA address 0xfffff001 is not aligned to the 64 bytes the device "
+		  "needs\n");
+}
+
+TEST(FindingText, SaysWhenThereIsNoDriverOrCaller)
+{
+	Finding finding = sample_finding(3);
+	finding.driver.clear();
+	finding.caller = 0;
+	std::string text = finding_text(finding, symbols);
+	EXPECT_TRUE(contains(text, "0000:00:04.0 (no driver)"));
+	EXPECT_TRUE(contains(text, "by unknown\n"));
+}
+
+TEST(LossJson, CarriesCountRangeAndCause)
+{
+	auto parsed = nlohmann::json::parse(
+		cli::loss_json({17, 19, Loss::Cause::overflow}).dump());
+	EXPECT_EQ(parsed, nlohmann::json::parse(R"({"lost":3,"first_seq":17,"last_seq":19,)"
+						R"("cause":"overflow"})"));
+}
+
+TEST(LossText, SaysHowManyWhichAndWhy)
+{
+	EXPECT_EQ(describe(Loss{17, 19, Loss::Cause::gap}),
+		  "lost 3 findings (seq 17..19): not received, and no longer in the "
+		  "module's log");
+	EXPECT_EQ(describe(Loss{5, 5, Loss::Cause::overflow}),
+		  "lost 1 finding (seq 5): the socket overflowed, and the module's log no "
+		  "longer holds them");
+}
+
+} // namespace
+} // namespace edgedma::test

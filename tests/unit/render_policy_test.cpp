@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/edgedma.h>
+#include <nlohmann/json.hpp>
+
+#include <edgedma/names.hpp>
+
+#include "format.hpp"
+#include "policy_render.hpp"
+#include "record_messages.hpp"
+#include "test_support.hpp"
+
+namespace edgedma::test {
+namespace {
+
+using cli::checks_text;
+using cli::parse_check_list;
+
+TEST(CheckList, ReadsKindNamesAllAndNone)
+{
+	EXPECT_EQ(parse_check_list("addr-misaligned"), 1u);
+	EXPECT_EQ(parse_check_list("addr-misaligned,leak"),
+		  1u | check_bit(EDGEDMA_FINDING_LEAK));
+	EXPECT_EQ(parse_check_list("leak, bounced"),
+		  check_bit(EDGEDMA_FINDING_LEAK) | check_bit(EDGEDMA_FINDING_BOUNCED));
+	EXPECT_EQ(parse_check_list("all"), all_checks());
+	EXPECT_EQ(parse_check_list("none"), 0u);
+}
+
+TEST(CheckList, RefusesAnUnknownWordListingTheKnownOnes)
+{
+	try {
+		parse_check_list("leak,misalignment");
+		FAIL() << "accepted";
+	} catch (const cli::UsageError &error) {
+		std::string message = error.what();
+		EXPECT_TRUE(contains(message, "unknown check 'misalignment'"));
+		EXPECT_TRUE(contains(message, "addr-misaligned, len-misaligned"));
+	}
+	EXPECT_THROW(parse_check_list(""), cli::UsageError);
+	EXPECT_THROW(parse_check_list("leak,"), cli::UsageError);
+}
+
+TEST(ChecksText, SaysAllNoneAllButOrTheList)
+{
+	EXPECT_EQ(checks_text(all_checks()), "all");
+	EXPECT_EQ(checks_text(0), "none");
+	EXPECT_EQ(checks_text(all_checks() & ~check_bit(EDGEDMA_FINDING_LEAK) &
+			      ~check_bit(EDGEDMA_FINDING_STACK_BUFFER)),
+		  "all but stack-buffer, leak");
+	EXPECT_EQ(checks_text(check_bit(EDGEDMA_FINDING_BOUNCED) | 1u),
+		  "addr-misaligned, bounced");
+}
+
+TEST(PolicyJson, CarriesTheDevicesFacts)
+{
+	auto parsed = nlohmann::json::parse(cli::policy_json(sample_device_policy()).dump());
+	EXPECT_EQ(parsed["target"], "device");
+	EXPECT_EQ(parsed["device"], "0000:00:04.0");
+	EXPECT_TRUE(parsed["driver"].is_null());
+	EXPECT_EQ(parsed["addr_align"], 64);
+	EXPECT_EQ(parsed["coherency"], "auto");
+	EXPECT_EQ(parsed["checks"].size(), std::size_t{EDGEDMA_FINDING_LEAK});
+	EXPECT_EQ(parsed["checks_mask"], all_checks());
+	EXPECT_EQ(parsed["dev_coherent"], true);
+	EXPECT_EQ(parsed["dma_mask"], "0xfffffff");
+	EXPECT_EQ(parsed["seg_boundary"], "0xffffffff");
+	EXPECT_EQ(parsed["max_seg_size"], 65536);
+	EXPECT_EQ(parsed["cache_line"], 64);
+}
+
+TEST(PolicyJson, FieldsAnOverrideLeavesOutAreNull)
+{
+	Policy rule;
+	rule.target = {PolicyTarget::Kind::driver, "nvme"};
+	rule.len_align = 512;
+	auto parsed = nlohmann::json::parse(cli::policy_json(rule).dump());
+	EXPECT_EQ(parsed["target"], "driver");
+	EXPECT_EQ(parsed["driver"], "nvme");
+	EXPECT_TRUE(parsed["device"].is_null());
+	EXPECT_EQ(parsed["len_align"], 512);
+	EXPECT_TRUE(parsed["addr_align"].is_null());
+	EXPECT_TRUE(parsed["checks"].is_null());
+	EXPECT_TRUE(parsed["dma_mask"].is_null());
+}
+
+TEST(PolicyText, ShowsThePolicyInForce)
+{
+	EXPECT_EQ(cli::policy_text(sample_device_policy()),
+		  "device:            0000:00:04.0\n"
+		  "address alignment: 64 bytes\n"
+		  "length alignment:  none\n"
+		  "coherency:         auto (the kernel says coherent)\n"
+		  "checks:            all\n"
+		  "DMA mask:          0xfffffff\n"
+		  "segment boundary:  0xffffffff\n"
+		  "max segment size:  65536 bytes\n"
+		  "cache line:        64 bytes\n");
+}
+
+TEST(PolicyRuleText, NamesTheTargetAndWhatItSets)
+{
+	Policy rule;
+	rule.target = {PolicyTarget::Kind::driver, "nvme"};
+	rule.coherency = EDGEDMA_COHERENCY_NONCOHERENT;
+	rule.checks = all_checks() & ~check_bit(EDGEDMA_FINDING_LEAK);
+	EXPECT_EQ(cli::policy_rule_text(rule),
+		  "driver nvme: coherency noncoherent, checks all but leak\n");
+}
+
+} // namespace
+} // namespace edgedma::test

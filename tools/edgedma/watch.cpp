@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// edgedma watch: findings as the module reports them, through libedgedma's
+// io_uring event stream. Nothing is skipped silently: findings the stream
+// could not deliver are reported as lost, on stderr and (with --json) as
+// {"lost": N, ...} lines among the findings.
+#include <chrono>
+#include <csignal>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include <CLI/CLI.hpp>
+
+#include <edgedma/event_stream.hpp>
+
+#include "command.hpp"
+#include "finding_render.hpp"
+#include "format.hpp"
+
+namespace edgedma::cli {
+namespace {
+
+struct WatchOptions {
+	bool json = false;
+	std::optional<std::string> device;
+	std::optional<std::uint64_t> count;
+	std::optional<double> timeout;
+	std::optional<std::uint64_t> since;
+	std::string receive = "auto";
+	int receive_buffer = EventStream::Options{}.receive_buffer;
+};
+
+volatile std::sig_atomic_t stop_requested = 0;
+
+void request_stop(int)
+{
+	stop_requested = 1;
+}
+
+// SIGINT and SIGTERM end the watch like --timeout does: with the summary
+// and status 0. Without SA_RESTART, so that they also cut a wait short.
+// Caught before anything slow (reading kallsyms takes seconds on a slow
+// machine), so that none arrives unhandled. A SIGINT the shell ignores
+// for a background job stays ignored, as Ctrl-C at the terminal is not
+// meant for it; SIGTERM stops it.
+void catch_stop_signals()
+{
+	struct sigaction action{};
+	action.sa_handler = request_stop;
+	sigemptyset(&action.sa_mask);
+	struct sigaction inherited{};
+	if (sigaction(SIGINT, nullptr, &inherited) == 0 && inherited.sa_handler != SIG_IGN)
+		sigaction(SIGINT, &action, nullptr);
+	sigaction(SIGTERM, &action, nullptr);
+}
+
+ReceiveMode receive_mode(const std::string &name)
+{
+	if (name == "multishot")
+		return ReceiveMode::multishot;
+	if (name == "batched")
+		return ReceiveMode::batched;
+	return ReceiveMode::automatic;
+}
+
+void report_loss(const Loss &loss, bool json)
+{
+	std::cerr << "edgedma: " << describe(loss) << '\n';
+	if (json)
+		std::cout << loss_json(loss).dump() << '\n';
+}
+
+void summarise(const StreamCounters &counters)
+{
+	if (counters.recovered_from_log == 0 && counters.lost == 0 && counters.overflows == 0)
+		return;
+	std::cerr << "edgedma: " << counters.received << " findings received, "
+		  << counters.recovered_from_log << " recovered from the module's log, "
+		  << counters.lost << " lost; " << counters.overflows
+		  << " socket overflows\n";
+}
+
+int watch(const WatchOptions &options)
+{
+	using Clock = std::chrono::steady_clock;
+	// Stop signals are checked between waits at least this often.
+	constexpr auto slice = std::chrono::milliseconds(500);
+
+	catch_stop_signals();
+	EventStream::Options stream_options;
+	stream_options.receive_mode = receive_mode(options.receive);
+	stream_options.from_seq = options.since;
+	stream_options.receive_buffer = options.receive_buffer;
+	EventStream stream(stream_options);
+	Symbolizer symbols = load_kernel_symbols();
+
+	std::optional<Clock::time_point> deadline;
+	if (options.timeout)
+		deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+						  std::chrono::duration<double>(*options.timeout));
+	std::uint64_t shown = 0;
+	bool done = options.count && *options.count == 0;
+	while (!done && !stop_requested) {
+		auto wait = std::chrono::duration_cast<std::chrono::nanoseconds>(slice);
+		if (deadline) {
+			auto left = *deadline - Clock::now();
+			if (left <= Clock::duration::zero())
+				break;
+			wait = std::min(wait, std::chrono::duration_cast<std::chrono::nanoseconds>(left));
+		}
+		for (const StreamEvent &event : stream.poll(wait)) {
+			if (const auto *loss = std::get_if<Loss>(&event)) {
+				report_loss(*loss, options.json);
+				continue;
+			}
+			const auto &finding = std::get<Finding>(event);
+			if (done || (options.device && finding.device != *options.device))
+				continue;
+			if (options.json)
+				std::cout << finding_json(finding, symbols).dump() << '\n';
+			else
+				std::cout << finding_text(finding, symbols);
+			done = options.count && ++shown >= *options.count;
+		}
+		std::cout.flush();
+	}
+	summarise(stream.counters());
+	return 0;
+}
+
+} // namespace
+
+Action setup_watch(CLI::App &command)
+{
+	auto options = std::make_shared<WatchOptions>();
+	command.add_flag("--json", options->json,
+			 "One JSON object per finding and line; losses as "
+			 "{\"lost\": N, ...} lines");
+	command.add_option("--device", options->device,
+			   "Only findings about this device (its dev_name())");
+	command.add_option("--count", options->count, "Exit after N findings");
+	command.add_option("--timeout", options->timeout, "Exit after S seconds")
+		->check(CLI::NonNegativeNumber);
+	command.add_option("--since", options->since,
+			   "Start at this sequence number, from the module's log, instead "
+			   "of with the next finding")
+		->check(CLI::PositiveNumber);
+	command.add_option("--receive", options->receive,
+			   "How io_uring receives: multishot (Linux 6.0+), batched, or "
+			   "auto (multishot where the kernel has it)")
+		->check(CLI::IsMember({"auto", "multishot", "batched"}))
+		->default_str("auto");
+	command.add_option("--receive-buffer", options->receive_buffer,
+			   "Socket receive buffer to ask for, bytes (a small one shows how "
+			   "the stream recovers from overflows)")
+		->check(CLI::Range(1024, 1 << 30))
+		->default_str(std::to_string(options->receive_buffer));
+	command.footer("Exits with status 0 after --count findings, --timeout seconds, "
+		       "SIGTERM or SIGINT (Ctrl-C). Needs CAP_SYS_ADMIN.");
+	return [options] { return watch(*options); };
+}
+
+} // namespace edgedma::cli
