@@ -89,8 +89,12 @@ deps:
 	tools/install-deps $(BUILD)
 
 # Built in a second make so that a fresh machine installs cmake and the
-# compilers before anything needs them.
-build-all: userspace modules-all guest-tools
+# compilers before anything needs them. The module trees build two at a time
+# (each Kbuild run is mostly serial); cmake runs its own parallel builds.
+build-all:
+	$(MAKE) userspace
+	$(MAKE) -j$(JOBS) modules-all
+	$(MAKE) guest-tools
 
 check:
 	@$(MAKE) -s deps

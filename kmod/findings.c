@@ -127,6 +127,11 @@ static void edgedma_send_work_fn(struct work_struct *work)
 {
 	struct edgedma_finding *f;
 
+	/* Nobody to tell: nothing is lost to anyone (the log keeps them). */
+	if (!edgedma_nl_events_listened()) {
+		edgedma_sent_seq = edgedma_findings_last_seq();
+		return;
+	}
 	f = kmalloc(sizeof(*f), GFP_KERNEL);
 	if (!f) {
 		/* Nothing sent: everything pending is lost to listeners. */

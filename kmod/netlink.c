@@ -176,12 +176,17 @@ static int edgedma_nl_put_finding(struct sk_buff *msg, const struct edgedma_find
 	return 0;
 }
 
+bool edgedma_nl_events_listened(void)
+{
+	return genl_has_listeners(&edgedma_family, &init_net, 0);
+}
+
 int edgedma_nl_notify_finding(const struct edgedma_finding *f)
 {
 	struct sk_buff *msg;
 	void *hdr;
 
-	if (!genl_has_listeners(&edgedma_family, &init_net, 0))
+	if (!edgedma_nl_events_listened())
 		return 0;
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
