@@ -5,9 +5,12 @@
 #   make               module for the running kernel (or KDIR=...), library, tools
 #   make check         install what is missing, build everything, run every test
 #   make demo          boot x86_64 and arm64 guests and show edgedma at work
+#   make fuzz          the libFuzzer targets, FUZZ_SECONDS (600) each
 #   make modules-all   the module (and test drivers) for every test kernel
 #   make guest-tools   static edgedma tool and kselftests for the guests
 #   make deps          install packages and fetch kernels (only what is missing)
+#   make install       library, tool, manual pages, module (DESTDIR=, PREFIX=/usr/local)
+#   make dkms-source   the module's sources in /usr/src/edgedma-VERSION for dkms
 #   make clean         remove build/ except the downloaded kernels and sysroot
 #
 # Everything is built under build/ (BUILD=...).
@@ -83,6 +86,61 @@ $(GUEST_RULES): guest-tools-%:
 	@cp tests/guest/run-suite $(BUILD)/guest/$*/bin/edgedma-run-suite
 	@cp tests/guest/kmemleak-check $(BUILD)/guest/$*/bin/edgedma-kmemleak-check
 
+# ---- installing -----------------------------------------------------------
+# make install [DESTDIR=...] [PREFIX=/usr/local] [KDIR=...]: the library with
+# its headers, pkg-config file and CMake package, the edgedma tool, its
+# manual pages and bash completion (cmake --install), and the module when
+# `make` or `make module` built one (Kbuild's modules_install, into
+# /lib/modules/RELEASE/extra). KMOD_DIR=$(BUILD)/kmod/TARGET with
+# KDIR=$(BUILD)/kernels/TARGET/kdir installs one that `make modules-all`
+# built instead. Documentation/install.rst has the details.
+PREFIX ?= /usr/local
+INSTALL_ROOT := $(abspath $(DESTDIR))
+KMOD_DIR ?= $(CURDIR)/kmod
+MODULE_KDIR := $(or $(KDIR),$(if $(wildcard $(RUNNING_KDIR)/Makefile),$(RUNNING_KDIR)))
+
+install: install-userspace install-module
+
+install-userspace: userspace
+	DESTDIR=$(INSTALL_ROOT) cmake --install $(BUILD)/host --prefix $(PREFIX)
+	@if [ -z "$(INSTALL_ROOT)" ] && [ "$$(id -u)" = 0 ]; then ldconfig; fi
+
+# The module goes in for the release the kernel itself names (UTS_RELEASE),
+# which must be the one it was built for; Debian's 6.1 headers hold another
+# one in include/config/kernel.release, hence KERNELRELEASE=.
+install-module:
+ifeq ($(wildcard $(KMOD_DIR)/edgedma.ko),)
+	@echo "edgedma: no module built (make module [KDIR=...]); not installing one"
+else ifeq ($(MODULE_KDIR),)
+	@echo "edgedma: $(KMOD_DIR)/edgedma.ko is there but not the headers it was" \
+	      "built with; pass KDIR=... to install it"
+else
+	@release=$$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$$/\1/p' \
+		$(MODULE_KDIR)/include/generated/utsrelease.h) && \
+	 built=$$(modinfo -F vermagic $(KMOD_DIR)/edgedma.ko | cut -d' ' -f1) && \
+	 if [ -z "$$release" ] || [ "$$built" != "$$release" ]; then \
+		echo "edgedma: $(KMOD_DIR)/edgedma.ko is built for $$built, KDIR is" \
+		     "'$$release'; build the module for the kernel to install it for"; exit 1; fi && \
+	 echo "edgedma: installing the module for $$release" && \
+	 $(MAKE) -C $(MODULE_KDIR) M=$(abspath $(KMOD_DIR)) KERNELRELEASE=$$release \
+		INSTALL_MOD_PATH=$(INSTALL_ROOT) INSTALL_MOD_DIR=extra modules_install && \
+	 if [ -z "$(INSTALL_ROOT)" ]; then depmod -a $$release; fi
+endif
+
+# The module's sources as dkms wants them: /usr/src/edgedma-VERSION with
+# dkms.conf and VERSION. Then: dkms install edgedma/VERSION
+DKMS_SOURCE := $(INSTALL_ROOT)/usr/src/edgedma-$(VERSION)
+KMOD_SOURCES := Kbuild Makefile compat.mk include/uapi/linux/edgedma.h \
+	$(filter-out %.mod.c,$(notdir $(wildcard kmod/*.c))) $(notdir $(wildcard kmod/*.h))
+
+dkms-source:
+	rm -rf $(DKMS_SOURCE)
+	mkdir -p $(DKMS_SOURCE)
+	cd kmod && cp --parents $(KMOD_SOURCES) $(DKMS_SOURCE)/
+	echo $(VERSION) > $(DKMS_SOURCE)/VERSION
+	sed 's/@VERSION@/$(VERSION)/' kmod/dkms.conf > $(DKMS_SOURCE)/dkms.conf
+	@echo "edgedma: module source in $(DKMS_SOURCE); next: dkms install edgedma/$(VERSION)"
+
 # ---- dependencies, tests, demo -------------------------------------------
 
 deps:
@@ -101,6 +159,13 @@ check:
 	@$(MAKE) build-all
 	tests/run-check --build $(BUILD)
 
+# The libFuzzer targets of tests/fuzz, FUZZ_SECONDS each (make check runs
+# them for 20 s); crashing inputs are kept in $(BUILD)/test-results.
+FUZZ_SECONDS ?= 600
+fuzz:
+	tools/install-deps $(BUILD) --host-only
+	tests/fuzz/run --build $(BUILD) --seconds $(FUZZ_SECONDS)
+
 demo:
 	@$(MAKE) -s deps
 	@$(MAKE) build-all
@@ -112,4 +177,4 @@ clean:
 	$(MAKE) -s -C tests/kselftest clean O=$(BUILD)/guest/x86_64/kselftest || true
 
 .PHONY: all module modules-all $(MODULE_RULES) userspace guest-tools $(GUEST_RULES) \
-	deps build-all check demo clean
+	deps build-all check fuzz demo clean install install-userspace install-module dkms-source

@@ -24,6 +24,7 @@
 #include "devices.h"
 #include "edgedma.h"
 #include "findings.h"
+#include "map_events.h"
 #include "maptrack.h"
 #include "policy.h"
 #include "vmalloc_pages.h"
@@ -525,6 +526,7 @@ static void edgedma_judge_call(const struct edgedma_call *call)
 		edgedma_on_sync_sg(&ctx);
 		break;
 	}
+	edgedma_map_event_record(call, ctx.rec);
 }
 
 u64 edgedma_checks_calls(void)

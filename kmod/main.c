@@ -17,6 +17,7 @@
 #include "findings.h"
 #include "leaks.h"
 #include "maptrack.h"
+#include "map_events.h"
 #include "netlink.h"
 #include "vmalloc_pages.h"
 
@@ -36,9 +37,12 @@ static int __init edgedma_init(void)
 	err = edgedma_findings_init();
 	if (err)
 		goto err_maptrack;
-	err = edgedma_netlink_init();
+	err = edgedma_map_events_init();
 	if (err)
 		goto err_findings;
+	err = edgedma_netlink_init();
+	if (err)
+		goto err_map_events;
 	err = edgedma_leaks_init();
 	if (err)
 		goto err_netlink;
@@ -60,6 +64,8 @@ err_leaks:
 	edgedma_leaks_exit();
 err_netlink:
 	edgedma_netlink_exit();
+err_map_events:
+	edgedma_map_events_exit();
 err_findings:
 	edgedma_findings_exit();
 err_maptrack:
@@ -76,8 +82,9 @@ static void __exit edgedma_exit(void)
 	edgedma_hook_stop();
 	edgedma_vmalloc_pages_exit();
 	edgedma_leaks_exit();
-	/* Before the family goes: the sender uses it. */
+	/* Before the family goes: the senders use it. */
 	edgedma_findings_exit();
+	edgedma_map_events_exit();
 	edgedma_netlink_exit();
 	edgedma_maptrack_exit();
 	edgedma_devices_exit();

@@ -26,6 +26,7 @@
 #include "devices.h"
 #include "edgedma.h"
 #include "findings.h"
+#include "map_events.h"
 #include "maptrack.h"
 #include "netlink.h"
 #include "policy.h"
@@ -63,10 +64,18 @@ static const struct nla_policy edgedma_policy_name_policy[EDGEDMA_A_POLICY_MAX +
 	[EDGEDMA_A_POLICY_DRIVER] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
 };
 
+static const struct nla_policy edgedma_map_events_set_policy[EDGEDMA_A_MAP_EVENTS_MAX + 1] = {
+	[EDGEDMA_A_MAP_EVENTS_ENABLE] = NLA_POLICY_MAX(NLA_U32, 1),
+};
+
 static struct genl_family edgedma_family;
 
+/* Indexes into edgedma_mcgrps. */
+enum { EDGEDMA_GROUP_EVENTS, EDGEDMA_GROUP_MAP_EVENTS };
+
 static const struct genl_multicast_group edgedma_mcgrps[] = {
-	{ .name = EDGEDMA_MCGRP_EVENTS },
+	[EDGEDMA_GROUP_EVENTS] = { .name = EDGEDMA_MCGRP_EVENTS },
+	[EDGEDMA_GROUP_MAP_EVENTS] = { .name = EDGEDMA_MCGRP_MAP_EVENTS },
 };
 
 static int edgedma_nl_require_admin(const struct sk_buff *skb,
@@ -178,7 +187,7 @@ static int edgedma_nl_put_finding(struct sk_buff *msg, const struct edgedma_find
 
 bool edgedma_nl_events_listened(void)
 {
-	return genl_has_listeners(&edgedma_family, &init_net, 0);
+	return genl_has_listeners(&edgedma_family, &init_net, EDGEDMA_GROUP_EVENTS);
 }
 
 int edgedma_nl_notify_finding(const struct edgedma_finding *f)
@@ -197,8 +206,109 @@ int edgedma_nl_notify_finding(const struct edgedma_finding *f)
 		return -ENOMEM;
 	}
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&edgedma_family, msg, 0, 0, GFP_KERNEL);
+	genlmsg_multicast(&edgedma_family, msg, 0, EDGEDMA_GROUP_EVENTS, GFP_KERNEL);
 	return 0;
+}
+
+/* ---- the mapping-event stream ------------------------------------------ */
+
+bool edgedma_nl_map_events_listened(void)
+{
+	return genl_has_listeners(&edgedma_family, &init_net, EDGEDMA_GROUP_MAP_EVENTS);
+}
+
+struct sk_buff *edgedma_nl_map_events_new(void **hdr)
+{
+	struct sk_buff *msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+
+	if (!msg)
+		return NULL;
+	*hdr = genlmsg_put(msg, 0, 0, &edgedma_family, 0, EDGEDMA_CMD_MAP_EVENTS);
+	if (!*hdr) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+void edgedma_nl_map_events_cancel(struct sk_buff *msg)
+{
+	nlmsg_free(msg);
+}
+
+/* A listener whose socket is full misses it and sees the gap in seqs. */
+void edgedma_nl_map_events_send(struct sk_buff *msg, void *hdr)
+{
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&edgedma_family, msg, 0, EDGEDMA_GROUP_MAP_EVENTS, GFP_KERNEL);
+}
+
+static int edgedma_nl_put_cursor(struct sk_buff *msg, int cpu,
+				 const struct edgedma_map_events_cursor *cursor)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, EDGEDMA_A_MAP_EVENTS_CURSOR);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, EDGEDMA_A_MAP_EVENTS_CPU, cpu) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_MAP_EVENTS_NEXT_SEQ, cursor->next_seq,
+			    EDGEDMA_A_MAP_EVENTS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_MAP_EVENTS_DROPPED, cursor->dropped,
+			    EDGEDMA_A_MAP_EVENTS_PAD)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int edgedma_nl_map_events_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct edgedma_map_events_cursor *cursors;
+	struct sk_buff *msg;
+	void *hdr;
+	bool was;
+	int cpu;
+	int err;
+
+	if (!info->attrs[EDGEDMA_A_MAP_EVENTS_ENABLE]) {
+		GENL_SET_ERR_MSG(info, "EDGEDMA_A_MAP_EVENTS_ENABLE is required");
+		return -EINVAL;
+	}
+	/* Allocated before the state changes: a failure then changes nothing. */
+	cursors = kcalloc(nr_cpu_ids, sizeof(*cursors), GFP_KERNEL);
+	msg = genlmsg_new(nla_total_size(sizeof(u32)) +
+			  num_possible_cpus() * nla_total_size(3 * nla_total_size_64bit(8)),
+			  GFP_KERNEL);
+	if (!cursors || !msg) {
+		GENL_SET_ERR_MSG(info, "no memory for the reply");
+		err = -ENOMEM;
+		goto err_free;
+	}
+	hdr = genlmsg_put_reply(msg, info, &edgedma_family, 0, EDGEDMA_CMD_MAP_EVENTS_SET);
+	if (!hdr) {
+		GENL_SET_ERR_MSG(info, "reply header does not fit");
+		err = -EMSGSIZE;
+		goto err_free;
+	}
+	was = edgedma_map_events_set(nla_get_u32(info->attrs[EDGEDMA_A_MAP_EVENTS_ENABLE]),
+				     cursors);
+	if (nla_put_u32(msg, EDGEDMA_A_MAP_EVENTS_WAS_ENABLED, was))
+		goto err_overflow;
+	for_each_possible_cpu(cpu)
+		if (edgedma_nl_put_cursor(msg, cpu, &cursors[cpu]))
+			goto err_overflow;
+	kfree(cursors);
+	return edgedma_nl_reply_send(msg, hdr, info);
+
+err_overflow:
+	kfree(cursors);
+	return edgedma_nl_reply_overflow(msg, info);
+err_free:
+	kfree(cursors);
+	nlmsg_free(msg);
+	return err;
 }
 
 static const struct nlattr *const *edgedma_dump_attrs(struct netlink_callback *cb)
@@ -554,7 +664,11 @@ static int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    edgedma_put_u64(msg, EDGEDMA_A_STATS_HOOK_MISSED,
 			    edgedma_hook_missed(), EDGEDMA_A_STATS_PAD) ||
 	    edgedma_put_u64(msg, EDGEDMA_A_STATS_UNSEEN_MAPPINGS,
-			    edgedma_checks_unseen(), EDGEDMA_A_STATS_PAD))
+			    edgedma_checks_unseen(), EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_MAP_EVENTS,
+			    edgedma_map_events_numbered(), EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_MAP_EVENTS_DROPPED,
+			    edgedma_map_events_dropped(), EDGEDMA_A_STATS_PAD))
 		return edgedma_nl_reply_overflow(msg, info);
 
 	return edgedma_nl_reply_send(msg, hdr, info);
@@ -607,6 +721,12 @@ static const struct genl_ops edgedma_nl_ops[] = {
 		.doit = edgedma_nl_policy_del,
 		.policy = edgedma_policy_name_policy,
 		.maxattr = EDGEDMA_A_POLICY_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_MAP_EVENTS_SET,
+		.doit = edgedma_nl_map_events_set,
+		.policy = edgedma_map_events_set_policy,
+		.maxattr = EDGEDMA_A_MAP_EVENTS_MAX,
 	},
 };
 

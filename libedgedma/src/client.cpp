@@ -191,4 +191,17 @@ void Client::policy_del(const PolicyTarget &target)
 	});
 }
 
+MapEventsState Client::map_events_set(bool enable)
+{
+	constexpr std::string_view operation = "MAP_EVENTS_SET";
+	return connection_->ask(
+		EDGEDMA_CMD_MAP_EVENTS_SET, operation,
+		[](detail::AttributeStream attributes, std::string_view) {
+			return detail::decode_map_events_state(attributes);
+		},
+		[&](nl_msg &request) {
+			put_u32(request, operation, EDGEDMA_A_MAP_EVENTS_ENABLE, enable ? 1 : 0);
+		});
+}
+
 } // namespace edgedma

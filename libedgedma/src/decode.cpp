@@ -11,36 +11,12 @@
 #include <linux/genetlink.h>
 #include <netlink/attr.h>
 
+#include "attribute_codec.hpp"
 #include "errors.hpp"
 
 namespace edgedma::detail {
 namespace {
 
-// Where an attribute's value goes in its record. The member's type is the
-// attribute's wire type (std::optional of it for attributes the module may
-// leave out); monostate marks an attribute that is known but carries
-// nothing to keep (padding).
-template <typename Record>
-using Destination = std::variant<std::monostate, std::string Record::*,
-				 std::uint32_t Record::*, std::uint64_t Record::*,
-				 std::optional<std::uint32_t> Record::*,
-				 std::optional<std::uint64_t> Record::*>;
-
-enum class Presence { required, optional };
-
-template <typename Record> struct AttributeRule {
-	using RecordType = Record;
-
-	int type;
-	std::string_view name;
-	Destination<Record> destination;
-	Presence presence;
-};
-
-// An attribute number with its name as spelled in <linux/edgedma.h>, so
-// errors name the attribute the way the header and the spec do.
-#define EDGEDMA_ATTRIBUTE(type) type, #type
-#define EDGEDMA_PAD(type) {type, #type, std::monostate{}, Presence::optional}
 
 using enum Presence;
 
@@ -56,7 +32,7 @@ const std::array<AttributeRule<Info>, 9> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_MODE), &Info::hook_mode, required},
 }};
 
-const std::array<AttributeRule<Stats>, 12> stats_rules{{
+const std::array<AttributeRule<Stats>, 14> stats_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_STATS_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REQUESTS), &Stats::requests, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REJECTED), &Stats::rejected, required},
@@ -70,6 +46,9 @@ const std::array<AttributeRule<Stats>, 12> stats_rules{{
 	 required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_HOOK_MISSED), &Stats::hook_missed, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_UNSEEN_MAPPINGS), &Stats::unseen_mappings, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_MAP_EVENTS), &Stats::map_events, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_MAP_EVENTS_DROPPED), &Stats::map_events_dropped,
+	 required},
 }};
 
 const std::array<AttributeRule<Finding>, 14> finding_rules{{
@@ -106,6 +85,30 @@ const std::array<AttributeRule<Mapping>, 14> mapping_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_SG_COUNT), &Mapping::sg_count, optional},
 }};
 
+const std::array<AttributeRule<MapEvent>, 14> map_event_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_MAP_EVENT_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_CPU), &MapEvent::cpu, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_SEQ), &MapEvent::seq, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_TIME_NS), &MapEvent::time_ns, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_CALL), &MapEvent::call, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_DEVICE), &MapEvent::device, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_DRIVER), &MapEvent::driver, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_DMA_ADDR), &MapEvent::dma_addr, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_SIZE), &MapEvent::size, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_DIR), &MapEvent::dir, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_ATTRS), &MapEvent::attrs, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_CPU_PHYS), &MapEvent::cpu_phys, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_CALLER), &MapEvent::caller, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_NENTS), &MapEvent::nents, optional},
+}};
+
+const std::array<AttributeRule<MapEventCursor>, 4> cursor_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_MAP_EVENTS_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENTS_CPU), &MapEventCursor::cpu, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENTS_NEXT_SEQ), &MapEventCursor::next_seq, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENTS_DROPPED), &MapEventCursor::dropped, required},
+}};
+
 // The target's name arrives in one of two attributes; this flat twin of
 // Policy takes both, and decode_policy() checks that exactly one came.
 struct PolicyFlat {
@@ -137,118 +140,12 @@ const std::array<AttributeRule<PolicyFlat>, 12> policy_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_CACHE_LINE), &PolicyFlat::cache_line, optional},
 }};
 
-#undef EDGEDMA_PAD
-#undef EDGEDMA_ATTRIBUTE
-
-std::span<const std::byte> payload_of(const nlattr &attribute)
+// The positive errno of the kernel's negative error, negated in unsigned
+// arithmetic: INT_MIN (no kernel sends it) has no positive twin and stays
+// INT_MIN, still an error, rather than being undefined behaviour.
+int errno_of(int kernel_error)
 {
-	return {static_cast<const std::byte *>(nla_data(&attribute)),
-		static_cast<std::size_t>(nla_len(&attribute))};
-}
-
-// Strings end at their first NUL, as the kernel's NLA_NUL_STRING does; a
-// fixed-size buffer sent whole (utsname fields) is therefore fine.
-std::optional<std::string> nul_terminated(std::span<const std::byte> bytes)
-{
-	if (bytes.empty() || bytes.back() != std::byte{0})
-		return std::nullopt;
-	const auto *text = reinterpret_cast<const char *>(bytes.data());
-	return std::string(text, ::strnlen(text, bytes.size()));
-}
-
-template <typename Integer> constexpr std::string_view wire_type_name = "";
-template <> constexpr std::string_view wire_type_name<std::uint32_t> = "u32";
-template <> constexpr std::string_view wire_type_name<std::uint64_t> = "u64";
-
-template <typename Record> struct StoreAttribute {
-	Record &record;
-	std::string_view context;
-	std::string_view name;
-	std::span<const std::byte> payload;
-
-	void operator()(std::monostate) const {}
-
-	void operator()(std::string Record::*field) const
-	{
-		auto text = nul_terminated(payload);
-		if (!text)
-			throw malformed(context, std::string(name) +
-					" is not a NUL-terminated string");
-		record.*field = std::move(*text);
-	}
-
-	template <typename Integer> void operator()(Integer Record::*field) const
-	{
-		record.*field = integer<Integer>();
-	}
-
-	template <typename Integer>
-	void operator()(std::optional<Integer> Record::*field) const
-	{
-		record.*field = integer<Integer>();
-	}
-
-	template <typename Integer> Integer integer() const
-	{
-		// Exact size: a u32 sent as u16 or u64 means the two sides disagree
-		// on the format, and guessing would hide that.
-		if (payload.size() != sizeof(Integer))
-			throw malformed(context, std::string(name) + " has " +
-					std::to_string(payload.size()) + " bytes, expected " +
-					std::to_string(sizeof(Integer)) + " (" +
-					std::string(wire_type_name<Integer>) + ")");
-		Integer value;
-		std::memcpy(&value, payload.data(), sizeof value);
-		return value;
-	}
-};
-
-int stream_length(std::string_view context, AttributeStream stream)
-{
-	if (stream.size() > static_cast<std::size_t>(INT32_MAX))
-		throw malformed(context, "attribute stream larger than a netlink message");
-	return static_cast<int>(stream.size());
-}
-
-template <typename Record, std::size_t rule_count>
-Record decode_set(std::string_view context, AttributeStream stream,
-		  const std::array<AttributeRule<Record>, rule_count> &rules)
-{
-	using Rule = AttributeRule<Record>;
-	Record record{};
-	std::bitset<rule_count> seen;
-	int remaining = stream_length(context, stream);
-	// Netlink keeps attributes 4-byte aligned within the message.
-	const auto *first = reinterpret_cast<const nlattr *>(stream.data());
-
-	for (const nlattr *attribute = first; nla_ok(attribute, remaining);
-	     attribute = nla_next(attribute, &remaining)) {
-		auto rule = std::ranges::find(rules, nla_type(attribute), &Rule::type);
-		if (rule == rules.end())
-			continue; // from a newer module; not ours to judge
-		auto index = static_cast<std::size_t>(rule - rules.begin());
-		// Padding may come before every u64; a value must come once, or
-		// which one counts would be a guess.
-		bool carries_value =
-			!std::holds_alternative<std::monostate>(rule->destination);
-		if (carries_value && seen.test(index))
-			throw malformed(context, std::string(rule->name) +
-					" appears more than once");
-		seen.set(index);
-		std::visit(StoreAttribute<Record>{record, context, rule->name,
-						  payload_of(*attribute)},
-			   rule->destination);
-	}
-	// nla_next() may overshoot below zero on an unpadded last attribute;
-	// only bytes left over mean a cut or corrupt stream.
-	if (remaining > 0)
-		throw malformed(context, std::to_string(remaining) +
-				" bytes after the last attribute do not form an attribute");
-
-	for (std::size_t i = 0; i < rule_count; i++)
-		if (rules[i].presence == Presence::required && !seen.test(i))
-			throw malformed(context, "missing " + std::string(rules[i].name));
-	return record;
+	return static_cast<int>(0u - static_cast<unsigned int>(kernel_error));
 }
 
 // The extended-ack attributes of an NLMSG_ERROR or NLMSG_DONE, from offset
@@ -372,6 +269,98 @@ Policy decode_policy(AttributeStream attributes, std::string_view context)
 	return policy;
 }
 
+MapEvent decode_map_event(AttributeStream attributes, std::string_view context)
+{
+	return decode_set(context, attributes, map_event_rules);
+}
+
+std::vector<MapEvent> decode_map_events(AttributeStream attributes, std::string_view context)
+{
+	std::vector<MapEvent> events;
+	for_each_attribute(context, attributes, [&](const nlattr &attribute) {
+		if (nla_type(&attribute) == EDGEDMA_A_MAP_EVENTS_EVENT)
+			events.push_back(decode_map_event(payload_of(attribute), context));
+	});
+	return events;
+}
+
+MapEventsState decode_map_events_state(AttributeStream attributes)
+{
+	constexpr std::string_view context = "MAP_EVENTS_SET reply";
+	MapEventsState state;
+	bool have_was = false;
+	for_each_attribute(context, attributes, [&](const nlattr &attribute) {
+		auto payload = payload_of(attribute);
+		switch (nla_type(&attribute)) {
+		case EDGEDMA_A_MAP_EVENTS_WAS_ENABLED:
+			if (payload.size() != sizeof(std::uint32_t))
+				throw malformed(context, "EDGEDMA_A_MAP_EVENTS_WAS_ENABLED is not a u32");
+			std::uint32_t was;
+			std::memcpy(&was, payload.data(), sizeof was);
+			state.was_enabled = was != 0;
+			have_was = true;
+			break;
+		case EDGEDMA_A_MAP_EVENTS_CURSOR:
+			state.cursors.push_back(decode_set(context, payload, cursor_rules));
+			break;
+		default:
+			break;
+		}
+	});
+	if (!have_was)
+		throw malformed(context, "missing EDGEDMA_A_MAP_EVENTS_WAS_ENABLED");
+	return state;
+}
+
+
+void encode_info(const Info &info, std::vector<std::byte> &out)
+{
+	encode_set(info, info_rules, out);
+}
+
+void encode_stats(const Stats &stats, std::vector<std::byte> &out)
+{
+	encode_set(stats, stats_rules, out);
+}
+
+void encode_finding(const Finding &finding, std::vector<std::byte> &out)
+{
+	encode_set(finding, finding_rules, out);
+}
+
+void encode_mapping(const Mapping &mapping, std::vector<std::byte> &out)
+{
+	encode_set(mapping, mapping_rules, out);
+}
+
+void encode_map_event(const MapEvent &event, std::vector<std::byte> &out)
+{
+	encode_set(event, map_event_rules, out);
+}
+
+void encode_policy(const Policy &policy, std::vector<std::byte> &out)
+{
+	PolicyFlat flat;
+	(policy.target.kind == PolicyTarget::Kind::device ? flat.device : flat.driver) =
+		policy.target.name;
+	flat.addr_align = policy.addr_align;
+	flat.len_align = policy.len_align;
+	flat.coherency = policy.coherency;
+	flat.checks = policy.checks;
+	flat.dev_coherent = policy.dev_coherent;
+	flat.dma_mask = policy.dma_mask;
+	flat.seg_boundary = policy.seg_boundary;
+	flat.max_seg_size = policy.max_seg_size;
+	flat.cache_line = policy.cache_line;
+	// The empty name is the absent one (decode_policy() reads it so).
+	for (const auto &rule : policy_rules) {
+		bool empty_name = (rule.type == EDGEDMA_A_POLICY_DEVICE && flat.device.empty()) ||
+				  (rule.type == EDGEDMA_A_POLICY_DRIVER && flat.driver.empty());
+		if (!empty_name)
+			std::visit(PutAttribute<PolicyFlat>{out, flat, rule.type}, rule.destination);
+	}
+}
+
 KernelAck decode_ack(const nlmsghdr &error_message)
 {
 	if (error_message.nlmsg_type != NLMSG_ERROR)
@@ -386,7 +375,7 @@ KernelAck decode_ack(const nlmsghdr &error_message)
 	nlmsgerr header;
 	std::memcpy(&header, bytes + NLMSG_HDRLEN, sizeof header);
 	KernelAck ack;
-	ack.error_number = -header.error;
+	ack.error_number = errno_of(header.error);
 	if (!(error_message.nlmsg_flags & NLM_F_ACK_TLVS))
 		return ack;
 
@@ -398,6 +387,11 @@ KernelAck decode_ack(const nlmsghdr &error_message)
 			return ack;
 		echoed = header.msg.nlmsg_len - NLMSG_HDRLEN;
 	}
+	// An echo said to be longer than the message leaves no room for
+	// extack; NLMSG_ALIGN() of its length would wrap (it masks in 32 bits)
+	// and point back into struct nlmsgerr.
+	if (sizeof(nlmsgerr) + echoed >= error_message.nlmsg_len - NLMSG_HDRLEN)
+		return ack;
 	read_extack(error_message, NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(nlmsgerr) + echoed), ack);
 	return ack;
 }
@@ -414,7 +408,7 @@ KernelAck decode_done(const nlmsghdr &done_message)
 	int error;
 	std::memcpy(&error, reinterpret_cast<const std::byte *>(&done_message) + NLMSG_HDRLEN,
 		    sizeof error);
-	ack.error_number = -error;
+	ack.error_number = errno_of(error);
 	if (done_message.nlmsg_flags & NLM_F_ACK_TLVS)
 		read_extack(done_message, NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(int)), ack);
 	return ack;

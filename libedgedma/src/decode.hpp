@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <linux/netlink.h>
 
@@ -40,6 +41,21 @@ Stats decode_stats(AttributeStream attributes);
 Finding decode_finding(AttributeStream attributes, std::string_view context);
 Mapping decode_mapping(AttributeStream attributes, std::string_view context);
 Policy decode_policy(AttributeStream attributes, std::string_view context);
+MapEvent decode_map_event(AttributeStream attributes, std::string_view context);
+// The events of a MAP_EVENTS notification (nested EDGEDMA_A_MAP_EVENTS_EVENT).
+std::vector<MapEvent> decode_map_events(AttributeStream attributes, std::string_view context);
+
+MapEventsState decode_map_events_state(AttributeStream attributes);
+
+// The attribute sets written back, in the same attribute order the rules
+// list and without padding (readers do not need it): for recordings and
+// tests. Absent optional fields are left out.
+void encode_info(const Info &info, std::vector<std::byte> &out);
+void encode_stats(const Stats &stats, std::vector<std::byte> &out);
+void encode_finding(const Finding &finding, std::vector<std::byte> &out);
+void encode_mapping(const Mapping &mapping, std::vector<std::byte> &out);
+void encode_map_event(const MapEvent &event, std::vector<std::byte> &out);
+void encode_policy(const Policy &policy, std::vector<std::byte> &out);
 
 // Record formats this library can decode.
 bool record_format_supported(std::uint32_t record_format);

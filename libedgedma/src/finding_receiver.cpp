@@ -13,23 +13,13 @@
 
 #include "decode.hpp"
 #include "errors.hpp"
+#include "multicast_socket.hpp"
 
 namespace edgedma::detail {
 namespace {
 
 constexpr std::string_view context = "event stream";
 constexpr std::string_view notification = "FINDING notification";
-
-// Does this nlctrl notification say that family is gone?
-bool says_family_removed(const nlmsghdr &message, std::uint16_t family_id)
-{
-	if (genl_command(message, "nlctrl notification") != CTRL_CMD_DELFAMILY)
-		return false;
-	auto attributes = genl_attributes(message, "nlctrl notification");
-	const nlattr *id = nla_find(reinterpret_cast<const nlattr *>(attributes.data()),
-				    static_cast<int>(attributes.size()), CTRL_ATTR_FAMILY_ID);
-	return id && nla_len(id) == sizeof(std::uint16_t) && nla_get_u16(id) == family_id;
-}
 
 } // namespace
 

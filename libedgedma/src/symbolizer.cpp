@@ -156,8 +156,13 @@ Symbolizer Symbolizer::parse(std::string_view text)
 			return a.address < b.address;
 		return preference(a.type) < preference(b.type);
 	});
-	auto duplicates = std::ranges::unique(symbols, {}, &Symbol::address);
-	symbols.erase(duplicates.begin(), duplicates.end());
+	// std::unique, not std::ranges::unique: clang 14 cannot use the
+	// subrange that returns with libstdc++ 12 (Debian 12's pair).
+	symbols.erase(std::unique(symbols.begin(), symbols.end(),
+				  [](const Symbol &a, const Symbol &b) {
+					  return a.address == b.address;
+				  }),
+		      symbols.end());
 	// A symbol reaches up to the next one of its owner. Where the next
 	// symbol belongs to someone else, the end is not known.
 	for (std::size_t i = 0; i + 1 < symbols.size(); i++)
@@ -199,6 +204,43 @@ std::optional<Symbolizer::Location> Symbolizer::locate(std::uint64_t address) co
 		location.size = symbol.size;
 	location.module = table_->modules[symbol.module];
 	return location;
+}
+
+std::string Symbolizer::excerpt(std::span<const std::uint64_t> addresses) const
+{
+	if (empty())
+		return {};
+	const auto &symbols = table_->symbols;
+	std::vector<std::size_t> wanted;
+	for (std::uint64_t address : addresses) {
+		if (!locate(address))
+			continue;
+		auto after = std::ranges::upper_bound(symbols, address, {},
+						      &Table::Symbol::address);
+		auto index = static_cast<std::size_t>(std::prev(after) - symbols.begin());
+		wanted.push_back(index);
+		if (index + 1 < symbols.size() && symbols[index + 1].module == symbols[index].module)
+			wanted.push_back(index + 1);
+	}
+	std::ranges::sort(wanted);
+	wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+
+	std::string text;
+	for (std::size_t index : wanted) {
+		const Table::Symbol &symbol = symbols[index];
+		char address[17];
+		std::snprintf(address, sizeof address, "%016llx",
+			      static_cast<unsigned long long>(symbol.address));
+		text += address;
+		text += ' ';
+		text += symbol.type;
+		text += ' ';
+		text += table_->name_of(symbol);
+		if (symbol.module != 0)
+			text += "\t[" + table_->modules[symbol.module] + "]";
+		text += '\n';
+	}
+	return text;
 }
 
 std::string Symbolizer::describe(std::uint64_t address) const

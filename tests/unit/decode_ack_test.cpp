@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <cerrno>
+#include <climits>
+#include <cstdint>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include <linux/edgedma.h>
 
@@ -114,6 +118,46 @@ TEST(DecodeAck, RejectsMessageTooShortForNlmsgerr)
 	EXPECT_THROW(decode_ack(*nlmsg_hdr(stub.get())), Error);
 }
 
+// Regression, found by tests/fuzz/fuzz_netlink_decode: the error was negated
+// as an int, undefined for INT_MIN. No kernel sends that; it must still read
+// as an error, never as 0 (success).
+TEST(DecodeAck, ErrorIntMinStaysAnError)
+{
+	auto request = stats_request();
+	auto answer = error_answering(request.header(), 0, NLM_F_CAPPED);
+	static_cast<nlmsgerr *>(nlmsg_data(nlmsg_hdr(answer.get())))->error = INT_MIN;
+	EXPECT_EQ(decode_ack(*nlmsg_hdr(answer.get())).error_number, INT_MIN);
+}
+
+// The echoed request's header claiming nearly 4 GiB: NLMSG_ALIGN() of that
+// length wrapped (it masks in 32 bits) and sent the extack search back into
+// struct nlmsgerr, from where it could reach an attribute inside the echo.
+TEST(DecodeAck, EchoLongerThanTheMessageLeavesNoExtack)
+{
+	// nlmsghdr, nlmsgerr whose msg.nlmsg_len (read as an attribute
+	// header: 0xffff bytes, type 0xffff) covers the next 64 KiB, then a
+	// message attribute that is part of the echo, not extack.
+	constexpr std::size_t skipped = NLMSG_HDRLEN + 4 + NLA_ALIGN(0xffff);
+	const std::string text = "inside the echo";
+	std::vector<std::uint32_t> words((skipped + NLA_HDRLEN + NLA_ALIGN(text.size() + 1)) / 4);
+	auto *bytes = reinterpret_cast<std::byte *>(words.data());
+	auto *header = reinterpret_cast<nlmsghdr *>(bytes);
+	header->nlmsg_len = static_cast<std::uint32_t>(words.size() * 4);
+	header->nlmsg_type = NLMSG_ERROR;
+	header->nlmsg_flags = NLM_F_ACK_TLVS;
+	auto *error = reinterpret_cast<nlmsgerr *>(bytes + NLMSG_HDRLEN);
+	error->error = -EINVAL;
+	error->msg.nlmsg_len = UINT32_MAX;
+	auto *attribute = reinterpret_cast<nlattr *>(bytes + skipped);
+	attribute->nla_type = NLMSGERR_ATTR_MSG;
+	attribute->nla_len = static_cast<std::uint16_t>(NLA_HDRLEN + text.size() + 1);
+	std::memcpy(bytes + skipped + NLA_HDRLEN, text.c_str(), text.size() + 1);
+
+	auto ack = decode_ack(*header);
+	EXPECT_EQ(ack.error_number, EINVAL);
+	EXPECT_EQ(ack.message, "");
+}
+
 // The NLMSG_DONE that ends a dump, as netlink_dump_done() lays it out.
 MessageHandle dump_done(int error_number, std::uint16_t flags)
 {
@@ -160,6 +204,14 @@ TEST(DecodeDone, DoneWithoutErrorFieldIsSuccess)
 	MessageHandle bare(nlmsg_alloc_simple(NLMSG_DONE, NLM_F_MULTI));
 	ASSERT_TRUE(bare);
 	EXPECT_EQ(detail::decode_done(*nlmsg_hdr(bare.get())).error_number, 0);
+}
+
+// Regression, as DecodeAck.ErrorIntMinStaysAnError.
+TEST(DecodeDone, ErrorIntMinStaysAnError)
+{
+	auto done = dump_done(0, 0);
+	*static_cast<int *>(nlmsg_data(nlmsg_hdr(done.get()))) = INT_MIN;
+	EXPECT_EQ(detail::decode_done(*nlmsg_hdr(done.get())).error_number, INT_MIN);
 }
 
 TEST(DecodeDone, RejectsOtherMessageTypes)

@@ -23,6 +23,8 @@ const Stats sample_stats{
 	.untracked_devices = 5,
 	.hook_missed = 6,
 	.unseen_mappings = 8,
+	.map_events = 0x2'0000'0001,
+	.map_events_dropped = 11,
 };
 
 struct Counter {
@@ -43,6 +45,8 @@ constexpr std::array counters{
 	COUNTER(EDGEDMA_A_STATS_UNTRACKED_DEVICES, untracked_devices),
 	COUNTER(EDGEDMA_A_STATS_HOOK_MISSED, hook_missed),
 	COUNTER(EDGEDMA_A_STATS_UNSEEN_MAPPINGS, unseen_mappings),
+	COUNTER(EDGEDMA_A_STATS_MAP_EVENTS, map_events),
+	COUNTER(EDGEDMA_A_STATS_MAP_EVENTS_DROPPED, map_events_dropped),
 };
 #undef COUNTER
 

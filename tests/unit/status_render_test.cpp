@@ -73,6 +73,8 @@ const Stats sample_stats{
 	.untracked_devices = 2,
 	.hook_missed = 4,
 	.unseen_mappings = 6,
+	.map_events = 900,
+	.map_events_dropped = 12,
 };
 
 TEST(StatusJson, SaysNoneWhenNotHooked)
@@ -92,7 +94,8 @@ TEST(StatusJson, CarriesEveryCounterOnlyWhenRead)
 		  (std::set<std::string>{"requests", "rejected", "calls", "mappings_live",
 					 "pool_size", "pool_exhausted", "findings",
 					 "events_dropped", "untracked_devices",
-					 "hook_missed", "unseen_mappings"}));
+					 "hook_missed", "unseen_mappings", "map_events",
+					 "map_events_dropped"}));
 	EXPECT_EQ(parsed["stats"]["requests"], 12);
 	EXPECT_EQ(parsed["stats"]["rejected"], 0x1'0000'0000);
 	EXPECT_EQ(parsed["stats"]["calls"], 5000);
@@ -104,6 +107,8 @@ TEST(StatusJson, CarriesEveryCounterOnlyWhenRead)
 	EXPECT_EQ(parsed["stats"]["untracked_devices"], 2);
 	EXPECT_EQ(parsed["stats"]["hook_missed"], 4);
 	EXPECT_EQ(parsed["stats"]["unseen_mappings"], 6);
+	EXPECT_EQ(parsed["stats"]["map_events"], 900);
+	EXPECT_EQ(parsed["stats"]["map_events_dropped"], 12);
 }
 
 TEST(StatusText, ShowsEveryFactWithUnits)
@@ -137,7 +142,8 @@ TEST(StatusText, SaysNoneWithoutHookModesAndShowsStats)
 				   "findings not notified:  1\n"
 				   "untracked-device calls: 2\n"
 				   "calls hooks missed:     4\n"
-				   "unmaps of unseen maps:  6\n"));
+				   "unmaps of unseen maps:  6\n"
+				   "mapping events:         900 (12 dropped)\n"));
 }
 
 } // namespace

@@ -29,5 +29,8 @@ Action setup_findings(CLI::App &command);
 Action setup_watch(CLI::App &command);
 Action setup_mappings(CLI::App &command);
 Action setup_policy(CLI::App &command);
+Action setup_record(CLI::App &command);
+Action setup_report(CLI::App &command);
+Action setup_replay(CLI::App &command);
 
 } // namespace edgedma::cli

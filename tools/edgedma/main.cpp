@@ -26,6 +26,11 @@ constexpr Subcommand subcommands[] = {
 	{"mappings", "List the live DMA mappings the module tracks", setup_mappings},
 	{"policy", "Set, show and remove per-device and per-driver check policies",
 	 setup_policy},
+	{"record", "Save the live findings and mapping events to a recording file",
+	 setup_record},
+	{"report", "Explain a recording or the live module: text, JSON, an HTML page, a trace",
+	 setup_report},
+	{"replay", "Analyse a recording offline, without the module", setup_replay},
 };
 
 constexpr int exit_failure = 1;

@@ -34,6 +34,8 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 			{"untracked_devices", stats->untracked_devices},
 			{"hook_missed", stats->hook_missed},
 			{"unseen_mappings", stats->unseen_mappings},
+			{"map_events", stats->map_events},
+			{"map_events_dropped", stats->map_events_dropped},
 		};
 	return status;
 }
@@ -70,6 +72,8 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 		line("untracked-device calls", stats->untracked_devices);
 		line("calls hooks missed", stats->hook_missed);
 		line("unmaps of unseen maps", stats->unseen_mappings);
+		line("mapping events", std::to_string(stats->map_events) + " (" +
+				       std::to_string(stats->map_events_dropped) + " dropped)");
 	}
 	return text.str();
 }

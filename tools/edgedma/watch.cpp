@@ -5,7 +5,6 @@
 // could not deliver are reported as lost, on stderr and (with --json) as
 // {"lost": N, ...} lines among the findings.
 #include <chrono>
-#include <csignal>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -17,6 +16,7 @@
 #include "command.hpp"
 #include "finding_render.hpp"
 #include "format.hpp"
+#include "stop_signal.hpp"
 
 namespace edgedma::cli {
 namespace {
@@ -30,30 +30,6 @@ struct WatchOptions {
 	std::string receive = "auto";
 	int receive_buffer = EventStream::Options{}.receive_buffer;
 };
-
-volatile std::sig_atomic_t stop_requested = 0;
-
-void request_stop(int)
-{
-	stop_requested = 1;
-}
-
-// SIGINT and SIGTERM end the watch like --timeout does: with the summary
-// and status 0. Without SA_RESTART, so that they also cut a wait short.
-// Caught before anything slow (reading kallsyms takes seconds on a slow
-// machine), so that none arrives unhandled. A SIGINT the shell ignores
-// for a background job stays ignored, as Ctrl-C at the terminal is not
-// meant for it; SIGTERM stops it.
-void catch_stop_signals()
-{
-	struct sigaction action{};
-	action.sa_handler = request_stop;
-	sigemptyset(&action.sa_mask);
-	struct sigaction inherited{};
-	if (sigaction(SIGINT, nullptr, &inherited) == 0 && inherited.sa_handler != SIG_IGN)
-		sigaction(SIGINT, &action, nullptr);
-	sigaction(SIGTERM, &action, nullptr);
-}
 
 ReceiveMode receive_mode(const std::string &name)
 {
@@ -101,7 +77,7 @@ int watch(const WatchOptions &options)
 						  std::chrono::duration<double>(*options.timeout));
 	std::uint64_t shown = 0;
 	bool done = options.count && *options.count == 0;
-	while (!done && !stop_requested) {
+	while (!done && !stop_requested()) {
 		auto wait = std::chrono::duration_cast<std::chrono::nanoseconds>(slice);
 		if (deadline) {
 			auto left = *deadline - Clock::now();

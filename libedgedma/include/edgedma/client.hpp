@@ -53,6 +53,10 @@ public:
 	// Removes the override of a device or driver.
 	void policy_del(const PolicyTarget &target);
 
+	// Turns the mapping-event stream on or off. The module first sends
+	// every event it holds, then answers with each CPU's cursor.
+	MapEventsState map_events_set(bool enable);
+
 private:
 	class Connection;
 	std::unique_ptr<Connection> connection_;

@@ -41,6 +41,10 @@ struct Stats {
 	std::uint64_t hook_missed = 0;       // DMA-API calls the hooks could not see
 	// Unmaps and syncs of mappings made before edgedma watched the device.
 	std::uint64_t unseen_mappings = 0;
+	// Mapping-event stream: events numbered (dropped ones included) and
+	// dropped by the module, all CPUs.
+	std::uint64_t map_events = 0;
+	std::uint64_t map_events_dropped = 0;
 
 	bool operator==(const Stats &) const = default;
 };

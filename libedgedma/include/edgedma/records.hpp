@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace edgedma {
 
@@ -50,6 +51,43 @@ struct Mapping {
 	std::uint32_t sg_count = 0; // segments of the sg mapping; 0 if not sg
 
 	bool operator==(const Mapping &) const = default;
+};
+
+// One DMA-mapping call from the module's mapping-event stream (off by
+// default; see map_event_stream.hpp). Each CPU numbers its own events: seq
+// counts every call that CPU made while the stream was on, including the
+// ones it could not deliver, so a gap in one CPU's numbers is exact loss.
+struct MapEvent {
+	std::uint32_t cpu = 0;
+	std::uint64_t seq = 0;     // per CPU, 1 for the first
+	std::uint64_t time_ns = 0; // ktime_get_ns(), as findings
+	std::uint32_t call = 0;    // enum edgedma_call_kind
+	std::string device;
+	std::string driver;
+	std::uint64_t dma_addr = 0; // sg: the first mapped segment's
+	std::uint64_t size = 0;     // bytes; sg: the mapped segments together
+	std::uint32_t dir = 0;
+	std::uint64_t attrs = 0;
+	std::optional<std::uint64_t> cpu_phys;
+	std::uint64_t caller = 0;
+	std::uint32_t nents = 0;    // sg: segments mapped or passed; 0 otherwise
+
+	bool operator==(const MapEvent &) const = default;
+};
+
+// Where one CPU's mapping-event stream stands, as the module answers
+// MAP_EVENTS_SET after sending every event it held.
+struct MapEventCursor {
+	std::uint32_t cpu = 0;
+	std::uint64_t next_seq = 0; // every lower seq was sent or dropped
+	std::uint64_t dropped = 0;  // events the module could not send, since load
+	bool operator==(const MapEventCursor &) const = default;
+};
+
+struct MapEventsState {
+	bool was_enabled = false; // before the request
+	std::vector<MapEventCursor> cursors; // one per possible CPU
+	bool operator==(const MapEventsState &) const = default;
 };
 
 // What a policy command is about: one device (dev_name()) or every device a

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -53,6 +54,11 @@ public:
 	// unknown, " [module]" for the core kernel), or "0x<hex>" when no symbol
 	// holds address.
 	std::string describe(std::uint64_t address) const;
+
+	// The lines of /proc/kallsyms that name these addresses: each holding
+	// symbol and the one after it (which gives its size), in the format
+	// parse() reads. A recording carries this, not the whole table.
+	std::string excerpt(std::span<const std::uint64_t> addresses) const;
 
 private:
 	struct Table;

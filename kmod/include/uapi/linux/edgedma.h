@@ -83,6 +83,29 @@
  *
  * EDGEDMA_CMD_POLICY_DEL (do, CAP_SYS_ADMIN)
  *   request:  EDGEDMA_A_POLICY_DEVICE or EDGEDMA_A_POLICY_DRIVER
+ *
+ * EDGEDMA_CMD_MAP_EVENTS_SET (do, CAP_SYS_ADMIN)
+ *   request:  EDGEDMA_A_MAP_EVENTS_ENABLE  u32, 1 to turn the mapping-event
+ *             stream on, 0 to turn it off (it is off at load)
+ *   The module first sends every event it holds, then replies:
+ *   reply:    EDGEDMA_A_MAP_EVENTS_WAS_ENABLED  u32, the state before
+ *             EDGEDMA_A_MAP_EVENTS_CURSOR       nested, once per possible CPU:
+ *                EDGEDMA_A_MAP_EVENTS_CPU       u32
+ *                EDGEDMA_A_MAP_EVENTS_NEXT_SEQ  u64, the seq this CPU's next
+ *                                               event gets: every lower one
+ *                                               was sent before this reply or
+ *                                               dropped
+ *                EDGEDMA_A_MAP_EVENTS_DROPPED   u64, events this CPU could
+ *                                               not buffer, since load
+ *   A listener that takes cursors when it starts and when it ends knows
+ *   exactly which events it missed and how many of them the module dropped.
+ *
+ * EDGEDMA_CMD_MAP_EVENTS (notification on the "map-events" multicast group)
+ *   One or more EDGEDMA_A_MAP_EVENTS_EVENT, nested, each holding the
+ *   EDGEDMA_A_MAP_EVENT_* attributes of one DMA-mapping call; all from one
+ *   CPU, in seq order. Each CPU numbers the calls it makes while the stream
+ *   is on (from 1 at load), counting those it drops, so a gap in one CPU's
+ *   numbers is exact loss.
  */
 #ifndef _UAPI_LINUX_EDGEDMA_H
 #define _UAPI_LINUX_EDGEDMA_H
@@ -98,6 +121,7 @@
 #define EDGEDMA_RECORD_FORMAT_VERSION	1
 
 #define EDGEDMA_MCGRP_EVENTS	"events"
+#define EDGEDMA_MCGRP_MAP_EVENTS	"map-events"
 
 /* Ways the module can attach to the DMA-mapping API (flags). */
 enum edgedma_hook_mode {
@@ -178,6 +202,8 @@ enum {
 	EDGEDMA_A_STATS_UNTRACKED_DEVICES, /* calls from devices past device_slots */
 	EDGEDMA_A_STATS_HOOK_MISSED,	/* calls the hooks could not see */
 	EDGEDMA_A_STATS_UNSEEN_MAPPINGS, /* unmaps, syncs of mappings made unseen */
+	EDGEDMA_A_STATS_MAP_EVENTS,	/* mapping events numbered, all CPUs */
+	EDGEDMA_A_STATS_MAP_EVENTS_DROPPED, /* of those, not buffered */
 
 	__EDGEDMA_A_STATS_MAX,
 	EDGEDMA_A_STATS_MAX = (__EDGEDMA_A_STATS_MAX - 1)
@@ -242,6 +268,40 @@ enum {
 };
 
 enum {
+	EDGEDMA_A_MAP_EVENTS_PAD = 1,
+	EDGEDMA_A_MAP_EVENTS_ENABLE,	/* u32, 0 or 1 */
+	EDGEDMA_A_MAP_EVENTS_WAS_ENABLED, /* u32, reply */
+	EDGEDMA_A_MAP_EVENTS_CURSOR,	/* nested, reply, one per CPU */
+	EDGEDMA_A_MAP_EVENTS_CPU,	/* u32, in a cursor */
+	EDGEDMA_A_MAP_EVENTS_NEXT_SEQ,	/* u64, in a cursor */
+	EDGEDMA_A_MAP_EVENTS_DROPPED,	/* u64, in a cursor */
+	EDGEDMA_A_MAP_EVENTS_EVENT,	/* nested EDGEDMA_A_MAP_EVENT_*, notification */
+
+	__EDGEDMA_A_MAP_EVENTS_MAX,
+	EDGEDMA_A_MAP_EVENTS_MAX = (__EDGEDMA_A_MAP_EVENTS_MAX - 1)
+};
+
+enum {
+	EDGEDMA_A_MAP_EVENT_PAD = 1,
+	EDGEDMA_A_MAP_EVENT_CPU,	/* u32 */
+	EDGEDMA_A_MAP_EVENT_SEQ,	/* u64, per CPU, 1 for the first */
+	EDGEDMA_A_MAP_EVENT_TIME_NS,	/* u64, ktime_get_ns() */
+	EDGEDMA_A_MAP_EVENT_CALL,	/* u32, enum edgedma_call_kind */
+	EDGEDMA_A_MAP_EVENT_DEVICE,	/* string */
+	EDGEDMA_A_MAP_EVENT_DRIVER,	/* string, "" when unbound */
+	EDGEDMA_A_MAP_EVENT_DMA_ADDR,	/* u64; sg: the first mapped segment's */
+	EDGEDMA_A_MAP_EVENT_SIZE,	/* u64; sg: the mapped segments together */
+	EDGEDMA_A_MAP_EVENT_DIR,	/* u32 */
+	EDGEDMA_A_MAP_EVENT_ATTRS,	/* u64, DMA_ATTR_* */
+	EDGEDMA_A_MAP_EVENT_CPU_PHYS,	/* u64, absent when unknown */
+	EDGEDMA_A_MAP_EVENT_CALLER,	/* u64 */
+	EDGEDMA_A_MAP_EVENT_NENTS,	/* u32, sg: segments mapped or passed */
+
+	__EDGEDMA_A_MAP_EVENT_MAX,
+	EDGEDMA_A_MAP_EVENT_MAX = (__EDGEDMA_A_MAP_EVENT_MAX - 1)
+};
+
+enum {
 	EDGEDMA_CMD_GET_INFO = 1,
 	EDGEDMA_CMD_GET_STATS,
 	EDGEDMA_CMD_FINDINGS_GET,
@@ -250,6 +310,8 @@ enum {
 	EDGEDMA_CMD_POLICY_SET,
 	EDGEDMA_CMD_POLICY_GET,
 	EDGEDMA_CMD_POLICY_DEL,
+	EDGEDMA_CMD_MAP_EVENTS_SET,
+	EDGEDMA_CMD_MAP_EVENTS,
 
 	__EDGEDMA_CMD_MAX,
 	EDGEDMA_CMD_MAX = (__EDGEDMA_CMD_MAX - 1)

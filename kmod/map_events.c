@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mapping-event stream: every DMA-mapping call, not only the unsafe
+ * ones, for `edgedma record`. Off at load; while off the hooks pay one
+ * patched-out branch.
+ *
+ * Each CPU fills a ring of its own, preallocated at load, from hook context
+ * with interrupts off, so the producer needs no lock and no atomic. Each CPU
+ * also numbers its events, dropped ones included, under a seqcount so that
+ * a reader gets the number and the drop count of one moment. A single
+ * sender (a delayed work item, or the SET command) empties the rings into
+ * "map-events" multicast messages; the rings are single-producer,
+ * single-consumer with release/acquire on their indexes. An event the
+ * sender cannot send (no memory for a message) keeps its seq and counts as
+ * dropped.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/dma-direction.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/scatterlist.h>
+#include <linux/seqlock.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+#include <net/netlink.h>
+#include <uapi/linux/edgedma.h>
+
+#include "devices.h"
+#include "edgedma.h"
+#include "map_events.h"
+#include "netlink.h"
+
+static unsigned int map_event_buffer = 1024;
+module_param(map_event_buffer, uint, 0444);
+MODULE_PARM_DESC(map_event_buffer,
+		 "Mapping events each CPU buffers while the stream is on (default 1024, rounded up to a power of two)");
+
+/* How often the sender empties the rings while the stream is on. */
+#define EDGEDMA_MAP_EVENTS_PERIOD	msecs_to_jiffies(10)
+
+struct edgedma_map_event {
+	u64 seq;
+	u64 time_ns;
+	u64 dma_addr;
+	u64 size;
+	u64 phys;
+	u64 attrs;
+	unsigned long caller;
+	struct edgedma_devrec *rec;	/* never freed while loaded */
+	u32 kind;
+	u32 dir;
+	u32 nents;
+};
+
+struct edgedma_map_event_ring {
+	struct edgedma_map_event *slots;
+	unsigned int head;		/* written by this CPU only */
+	unsigned int tail;		/* written by the sender only */
+	seqcount_t count_seq;		/* guards next_seq and dropped */
+	u64 next_seq;
+	u64 dropped;			/* ring full */
+	u64 unsent;			/* written by the sender only */
+};
+
+DEFINE_STATIC_KEY_FALSE(edgedma_map_events_on);
+
+static DEFINE_PER_CPU(struct edgedma_map_event_ring, edgedma_map_event_rings);
+static unsigned int edgedma_ring_mask;
+static DEFINE_MUTEX(edgedma_map_events_lock);	/* the sender, on/off */
+static bool edgedma_map_events_enabled;
+
+static void edgedma_map_events_work_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(edgedma_map_events_work, edgedma_map_events_work_fn);
+
+/* sg calls: the first mapped segment's address and the segments' total. */
+static void edgedma_map_event_sg(const struct edgedma_call *call,
+				 struct edgedma_map_event *ev)
+{
+	int count = call->kind == EDGEDMA_CALL_MAP_SG ? call->mapped_nents : call->nents;
+	struct scatterlist *sg;
+	int i;
+
+	ev->nents = count > 0 ? count : 0;
+	for_each_sg(call->sgl, sg, count, i) {
+		if (!sg_dma_len(sg))
+			break;
+		if (!i)
+			ev->dma_addr = sg_dma_address(sg);
+		ev->size += sg_dma_len(sg);
+	}
+}
+
+void __edgedma_map_event_record(const struct edgedma_call *call,
+				struct edgedma_devrec *rec)
+{
+	struct edgedma_map_event_ring *ring = this_cpu_ptr(&edgedma_map_event_rings);
+	unsigned int head = ring->head;
+	struct edgedma_map_event *ev;
+	bool full;
+
+	if (!ring->slots)
+		return;
+	full = head - smp_load_acquire(&ring->tail) > edgedma_ring_mask;
+
+	write_seqcount_begin(&ring->count_seq);
+	if (full) {
+		ring->next_seq++;
+		ring->dropped++;
+		write_seqcount_end(&ring->count_seq);
+		return;
+	}
+	ev = &ring->slots[head & edgedma_ring_mask];
+	*ev = (struct edgedma_map_event) {
+		.seq = ring->next_seq++,
+		.time_ns = ktime_get_ns(),
+		.dma_addr = call->dma_addr,
+		.size = call->size,
+		.phys = call->phys,
+		.attrs = call->attrs,
+		.caller = call->caller,
+		.rec = rec,
+		.kind = call->kind,
+		.dir = call->dir,
+	};
+	if (call->sgl)
+		edgedma_map_event_sg(call, ev);
+	/* The sender reads the slot only after it sees the new head. */
+	smp_store_release(&ring->head, head + 1);
+	write_seqcount_end(&ring->count_seq);
+}
+
+static int edgedma_map_event_put(struct sk_buff *msg, int cpu,
+				 const struct edgedma_map_event *ev)
+{
+	struct nlattr *nest = nla_nest_start(msg, EDGEDMA_A_MAP_EVENTS_EVENT);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, EDGEDMA_A_MAP_EVENT_CPU, cpu) ||
+	    nla_put_u64_64bit(msg, EDGEDMA_A_MAP_EVENT_SEQ, ev->seq, EDGEDMA_A_MAP_EVENT_PAD) ||
+	    nla_put_u64_64bit(msg, EDGEDMA_A_MAP_EVENT_TIME_NS, ev->time_ns,
+			      EDGEDMA_A_MAP_EVENT_PAD) ||
+	    nla_put_u32(msg, EDGEDMA_A_MAP_EVENT_CALL, ev->kind) ||
+	    nla_put_string(msg, EDGEDMA_A_MAP_EVENT_DEVICE, ev->rec->name) ||
+	    nla_put_string(msg, EDGEDMA_A_MAP_EVENT_DRIVER, ev->rec->driver) ||
+	    nla_put_u64_64bit(msg, EDGEDMA_A_MAP_EVENT_DMA_ADDR, ev->dma_addr,
+			      EDGEDMA_A_MAP_EVENT_PAD) ||
+	    nla_put_u64_64bit(msg, EDGEDMA_A_MAP_EVENT_SIZE, ev->size, EDGEDMA_A_MAP_EVENT_PAD) ||
+	    nla_put_u32(msg, EDGEDMA_A_MAP_EVENT_DIR, ev->dir) ||
+	    nla_put_u64_64bit(msg, EDGEDMA_A_MAP_EVENT_ATTRS, ev->attrs,
+			      EDGEDMA_A_MAP_EVENT_PAD) ||
+	    (ev->phys != EDGEDMA_NO_PHYS &&
+	     nla_put_u64_64bit(msg, EDGEDMA_A_MAP_EVENT_CPU_PHYS, ev->phys,
+			       EDGEDMA_A_MAP_EVENT_PAD)) ||
+	    nla_put_u64_64bit(msg, EDGEDMA_A_MAP_EVENT_CALLER, ev->caller,
+			      EDGEDMA_A_MAP_EVENT_PAD) ||
+	    (ev->nents && nla_put_u32(msg, EDGEDMA_A_MAP_EVENT_NENTS, ev->nents))) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/* Send what one CPU's ring holds, as many events per message as fit. */
+static void edgedma_map_events_send_cpu(int cpu, bool listened)
+{
+	struct edgedma_map_event_ring *ring = per_cpu_ptr(&edgedma_map_event_rings, cpu);
+	unsigned int tail = ring->tail;
+	unsigned int head = smp_load_acquire(&ring->head);
+
+	while (tail != head) {
+		unsigned int first = tail;
+		struct sk_buff *msg = NULL;
+		void *hdr = NULL;
+
+		/* Nobody listens: nothing is lost to anyone. */
+		if (!listened) {
+			tail = head;
+			break;
+		}
+		msg = edgedma_nl_map_events_new(&hdr);
+		while (msg && tail != head &&
+		       !edgedma_map_event_put(msg, cpu, &ring->slots[tail & edgedma_ring_mask]))
+			tail++;
+		if (!msg || tail == first) {
+			if (msg)
+				edgedma_nl_map_events_cancel(msg);
+			WRITE_ONCE(ring->unsent, ring->unsent + (head - tail));
+			tail = head;
+			break;
+		}
+		edgedma_nl_map_events_send(msg, hdr);
+	}
+	smp_store_release(&ring->tail, tail);
+}
+
+/*
+ * With @cursors (indexed by CPU), each CPU's cursor is taken just before
+ * its ring is emptied, so every seq below it is sent or dropped on return.
+ */
+static void edgedma_map_events_send_all(struct edgedma_map_events_cursor *cursors)
+{
+	bool listened = edgedma_nl_map_events_listened();
+	int cpu;
+
+	lockdep_assert_held(&edgedma_map_events_lock);
+	for_each_possible_cpu(cpu) {
+		struct edgedma_map_event_ring *ring =
+			per_cpu_ptr(&edgedma_map_event_rings, cpu);
+		u64 unsent = ring->unsent;
+
+		if (cursors)
+			edgedma_map_events_cursor(cpu, &cursors[cpu]);
+		edgedma_map_events_send_cpu(cpu, listened);
+		/* Events below the cursor that could not be sent. */
+		if (cursors)
+			cursors[cpu].dropped += ring->unsent - unsent;
+		cond_resched();
+	}
+}
+
+static void edgedma_map_events_work_fn(struct work_struct *work)
+{
+	mutex_lock(&edgedma_map_events_lock);
+	edgedma_map_events_send_all(NULL);
+	if (edgedma_map_events_enabled)
+		schedule_delayed_work(&edgedma_map_events_work, EDGEDMA_MAP_EVENTS_PERIOD);
+	mutex_unlock(&edgedma_map_events_lock);
+}
+
+bool edgedma_map_events_set(bool on, struct edgedma_map_events_cursor *cursors)
+{
+	bool was;
+
+	mutex_lock(&edgedma_map_events_lock);
+	was = edgedma_map_events_enabled;
+	if (on && !was) {
+		static_branch_enable(&edgedma_map_events_on);
+		edgedma_map_events_enabled = true;
+		schedule_delayed_work(&edgedma_map_events_work, EDGEDMA_MAP_EVENTS_PERIOD);
+	} else if (!on && was) {
+		static_branch_disable(&edgedma_map_events_on);
+		edgedma_map_events_enabled = false;
+		/* Producers run with interrupts off: wait until none is inside. */
+		synchronize_rcu();
+	}
+	edgedma_map_events_send_all(cursors);
+	mutex_unlock(&edgedma_map_events_lock);
+	if (!on && was)
+		cancel_delayed_work_sync(&edgedma_map_events_work);
+	return was;
+}
+
+void edgedma_map_events_cursor(int cpu, struct edgedma_map_events_cursor *cursor)
+{
+	struct edgedma_map_event_ring *ring = per_cpu_ptr(&edgedma_map_event_rings, cpu);
+	unsigned int start;
+
+	do {
+		start = read_seqcount_begin(&ring->count_seq);
+		cursor->next_seq = ring->next_seq;
+		cursor->dropped = ring->dropped;
+	} while (read_seqcount_retry(&ring->count_seq, start));
+	cursor->dropped += READ_ONCE(ring->unsent);
+}
+
+u64 edgedma_map_events_numbered(void)
+{
+	struct edgedma_map_events_cursor cursor;
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		edgedma_map_events_cursor(cpu, &cursor);
+		sum += cursor.next_seq - 1;
+	}
+	return sum;
+}
+
+u64 edgedma_map_events_dropped(void)
+{
+	struct edgedma_map_events_cursor cursor;
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		edgedma_map_events_cursor(cpu, &cursor);
+		sum += cursor.dropped;
+	}
+	return sum;
+}
+
+int __init edgedma_map_events_init(void)
+{
+	unsigned int size = roundup_pow_of_two(clamp(map_event_buffer, 16U, 1U << 20));
+	int cpu;
+
+	map_event_buffer = size;
+	edgedma_ring_mask = size - 1;
+	for_each_possible_cpu(cpu) {
+		struct edgedma_map_event_ring *ring =
+			per_cpu_ptr(&edgedma_map_event_rings, cpu);
+
+		seqcount_init(&ring->count_seq);
+		ring->next_seq = 1;
+		ring->slots = kvcalloc(size, sizeof(*ring->slots), GFP_KERNEL);
+		if (!ring->slots)
+			goto err_free;
+	}
+	return 0;
+
+err_free:
+	for_each_possible_cpu(cpu) {
+		kvfree(per_cpu_ptr(&edgedma_map_event_rings, cpu)->slots);
+		per_cpu_ptr(&edgedma_map_event_rings, cpu)->slots = NULL;
+	}
+	return -ENOMEM;
+}
+
+void edgedma_map_events_exit(void)
+{
+	int cpu;
+
+	edgedma_map_events_set(false, NULL);
+	for_each_possible_cpu(cpu) {
+		kvfree(per_cpu_ptr(&edgedma_map_event_rings, cpu)->slots);
+		per_cpu_ptr(&edgedma_map_event_rings, cpu)->slots = NULL;
+	}
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _EDGEDMA_MAP_EVENTS_H
+#define _EDGEDMA_MAP_EVENTS_H
+
+#include <linux/jump_label.h>
+#include <linux/types.h>
+
+struct edgedma_call;
+struct edgedma_devrec;
+
+int edgedma_map_events_init(void);
+/* After the hooks are gone. */
+void edgedma_map_events_exit(void);
+
+DECLARE_STATIC_KEY_FALSE(edgedma_map_events_on);
+
+void __edgedma_map_event_record(const struct edgedma_call *call,
+				struct edgedma_devrec *rec);
+
+/* Hook context, interrupts off: costs one patched branch while off. */
+static inline void edgedma_map_event_record(const struct edgedma_call *call,
+					    struct edgedma_devrec *rec)
+{
+	if (static_branch_unlikely(&edgedma_map_events_on))
+		__edgedma_map_event_record(call, rec);
+}
+
+struct edgedma_map_events_cursor {
+	u64 next_seq;	/* every lower seq was sent or dropped */
+	u64 dropped;	/* since load */
+};
+
+/*
+ * Turn the stream on or off (process context) and send every event
+ * buffered so far; @cursors (nr_cpu_ids entries, or NULL) gets where each
+ * CPU stands once that is done. Returns the state before.
+ */
+bool edgedma_map_events_set(bool on, struct edgedma_map_events_cursor *cursors);
+void edgedma_map_events_cursor(int cpu, struct edgedma_map_events_cursor *cursor);
+
+/* Totals over all CPUs, for GET_STATS. */
+u64 edgedma_map_events_numbered(void);
+u64 edgedma_map_events_dropped(void);
+
+#endif /* _EDGEDMA_MAP_EVENTS_H */

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+#include <edgedma/map_event_stream.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <map>
+
+#include <linux/edgedma.h>
+#include <linux/genetlink.h>
+
+#include <edgedma/client.hpp>
+#include <edgedma/error.hpp>
+
+#include "datagram_ring.hpp"
+#include "decode.hpp"
+#include "errors.hpp"
+#include "multicast_socket.hpp"
+
+namespace edgedma {
+namespace {
+
+constexpr std::string_view context = "mapping-event stream";
+constexpr std::string_view notification = "MAP_EVENTS notification";
+
+} // namespace
+
+class __attribute__((visibility("hidden"))) MapEventStream::Impl {
+public:
+	explicit Impl(const Options &options) : socket_(options.receive_buffer, context)
+	{
+		ids_ = detail::resolve_stream_ids(EDGEDMA_MCGRP_MAP_EVENTS, context);
+		socket_.join(ids_.group);
+		if (ids_.nlctrl_group)
+			socket_.join(*ids_.nlctrl_group);
+		detail::RingOptions ring;
+		ring.mode = options.receive_mode;
+		// A notification fills at most one page of the module's messages.
+		ring.buffer_size = 32768;
+		ring.buffer_count = 256;
+		ring_ = std::make_unique<detail::DatagramRing>(socket_.fd(), ring);
+		// Subscribed first: every event after the cursors reaches this
+		// socket or shows as a gap.
+		MapEventsState state = client_.map_events_set(true);
+		turned_on_ = !state.was_enabled;
+		for (const auto &cursor : state.cursors)
+			cpus_[cursor.cpu] = {cursor.next_seq, cursor.next_seq, cursor.dropped};
+	}
+
+	~Impl()
+	{
+		if (turned_on_ && !finished_) {
+			try {
+				client_.map_events_set(false);
+			} catch (const Error &) {
+				// The module may be gone; nothing left to turn off.
+			}
+		}
+	}
+
+	std::vector<MapStreamEvent> poll(std::optional<std::chrono::nanoseconds> timeout)
+	{
+		if (finished_)
+			throw Error(std::string(context), "the stream is finished");
+		std::vector<MapStreamEvent> out;
+		wait(timeout);
+		deliver(out);
+		if (family_gone_ && out.empty())
+			throw Error(std::string(context), "the edgedma module was unloaded");
+		return out;
+	}
+
+	std::vector<MapStreamEvent> finish()
+	{
+		if (finished_)
+			throw Error(std::string(context), "the stream is finished");
+		finished_ = true;
+		MapEventsState state = client_.map_events_set(!turned_on_);
+		// The module sent everything below the cursors before it answered:
+		// what did not overflow is in the socket now.
+		std::vector<MapStreamEvent> out;
+		while (wait(std::chrono::nanoseconds::zero()) != 0)
+			deliver(out);
+		deliver(out);
+		for (const auto &cursor : state.cursors) {
+			auto found = cpus_.find(cursor.cpu);
+			if (found == cpus_.end())
+				continue; // a CPU that came after the start: not ours
+			Cpu &cpu = found->second;
+			end_seq_[cursor.cpu] = cursor.next_seq;
+			if (cpu.expected < cursor.next_seq)
+				report_loss(out, cursor.cpu, cpu.expected, cursor.next_seq - 1);
+			counters_.lost_in_kernel += cursor.dropped - cpu.dropped_at_start;
+		}
+		return out;
+	}
+
+	const MapEventCounters &counters() const { return counters_; }
+	ReceiveMode mode() const { return ring_->mode(); }
+	int receive_buffer() const { return socket_.receive_buffer(); }
+
+private:
+	struct Cpu {
+		std::uint64_t start = 1;    // first seq this stream accounts for
+		std::uint64_t expected = 1; // next seq due
+		std::uint64_t dropped_at_start = 0;
+	};
+
+	std::size_t wait(std::optional<std::chrono::nanoseconds> timeout)
+	{
+		return ring_->wait(
+			timeout, [this](std::span<const std::byte> datagram) { parse(datagram); },
+			[this](const detail::DatagramRing::Failure &failure) {
+				if (failure.error_number != ENOBUFS)
+					throw Error(std::string(context), "receive failed",
+						    failure.error_number);
+				// Gaps in the numbers say what was lost.
+				if (!failure.maybe_out_of_buffers || drops_grew())
+					counters_.overflows++;
+			});
+	}
+
+	bool drops_grew()
+	{
+		auto now = socket_.drops();
+		bool grew = !now || !drops_seen_ || *now != *drops_seen_;
+		drops_seen_ = now;
+		return grew;
+	}
+
+	void parse(std::span<const std::byte> datagram)
+	{
+		while (datagram.size() >= sizeof(nlmsghdr)) {
+			const auto &message = *reinterpret_cast<const nlmsghdr *>(datagram.data());
+			if (message.nlmsg_len < sizeof(nlmsghdr))
+				throw detail::malformed(context, "netlink message of " +
+								 std::to_string(message.nlmsg_len) +
+								 " bytes");
+			if (message.nlmsg_len > datagram.size())
+				return; // cut short: its events show as a gap
+			if (message.nlmsg_type == ids_.family) {
+				if (detail::genl_command(message, notification) ==
+				    EDGEDMA_CMD_MAP_EVENTS) {
+					counters_.messages++;
+					auto events = detail::decode_map_events(
+						detail::genl_attributes(message, notification),
+						notification);
+					for (auto &event : events)
+						pending_.push_back(std::move(event));
+				}
+			} else if (message.nlmsg_type == GENL_ID_CTRL) {
+				if (detail::says_family_removed(message, ids_.family))
+					family_gone_ = true;
+			}
+			datagram = datagram.subspan(std::min<std::size_t>(
+				NLMSG_ALIGN(message.nlmsg_len), datagram.size()));
+		}
+	}
+
+	void report_loss(std::vector<MapStreamEvent> &out, std::uint32_t cpu, std::uint64_t first,
+			 std::uint64_t last)
+	{
+		counters_.lost += last - first + 1;
+		out.emplace_back(MapEventLoss{cpu, first, last});
+	}
+
+	// Pending events in (cpu, seq) order, with the gaps between them.
+	void deliver(std::vector<MapStreamEvent> &out)
+	{
+		// Batched receives may complete out of order.
+		std::ranges::stable_sort(pending_, [](const MapEvent &a, const MapEvent &b) {
+			return a.cpu != b.cpu ? a.cpu < b.cpu : a.seq < b.seq;
+		});
+		for (auto &event : pending_) {
+			auto found = cpus_.find(event.cpu);
+			if (found == cpus_.end() || event.seq < found->second.start)
+				continue; // numbered before this stream began
+			auto end = end_seq_.find(event.cpu);
+			if (end != end_seq_.end() && event.seq >= end->second)
+				continue; // after the end cursor: not ours
+			Cpu &cpu = found->second;
+			if (event.seq < cpu.expected) {
+				// Already reported lost; it came after all.
+				counters_.late++;
+				counters_.lost--;
+				counters_.received++;
+				out.emplace_back(std::move(event));
+				continue;
+			}
+			if (event.seq > cpu.expected)
+				report_loss(out, event.cpu, cpu.expected, event.seq - 1);
+			cpu.expected = event.seq + 1;
+			counters_.received++;
+			out.emplace_back(std::move(event));
+		}
+		pending_.clear();
+	}
+
+	Client client_;
+	detail::StreamIds ids_;
+	detail::MulticastSocket socket_;
+	std::map<std::uint32_t, Cpu> cpus_;
+	std::map<std::uint32_t, std::uint64_t> end_seq_;
+	std::vector<MapEvent> pending_;
+	MapEventCounters counters_;
+	std::optional<std::uint64_t> drops_seen_;
+	bool turned_on_ = false;
+	bool finished_ = false;
+	bool family_gone_ = false;
+	// Last: torn down first, while the socket it reads still exists.
+	std::unique_ptr<detail::DatagramRing> ring_;
+};
+
+MapEventStream::MapEventStream(const Options &options) : impl_(std::make_unique<Impl>(options))
+{
+}
+MapEventStream::MapEventStream() : MapEventStream(Options{}) {}
+MapEventStream::~MapEventStream() = default;
+MapEventStream::MapEventStream(MapEventStream &&) noexcept = default;
+MapEventStream &MapEventStream::operator=(MapEventStream &&) noexcept = default;
+
+std::vector<MapStreamEvent> MapEventStream::poll(std::optional<std::chrono::nanoseconds> timeout)
+{
+	return impl_->poll(timeout);
+}
+
+std::vector<MapStreamEvent> MapEventStream::finish()
+{
+	return impl_->finish();
+}
+
+const MapEventCounters &MapEventStream::counters() const
+{
+	return impl_->counters();
+}
+
+ReceiveMode MapEventStream::receive_mode() const
+{
+	return impl_->mode();
+}
+
+int MapEventStream::receive_buffer() const
+{
+	return impl_->receive_buffer();
+}
+
+} // namespace edgedma

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+//
+// The report as one JSON document: what `edgedma report --json` prints, and
+// the data the HTML page embeds and draws. Fields are listed in
+// Documentation/report.rst; 64-bit addresses are "0x..." strings, as in
+// every other JSON the tool prints, because many JSON readers keep numbers
+// as doubles.
+#include <edgedma/info.hpp>
+#include <edgedma/names.hpp>
+#include <edgedma/report.hpp>
+
+#include "report_common.hpp"
+
+namespace edgedma {
+namespace detail {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Bumped when a field changes meaning or goes away; new fields do not.
+constexpr int report_json_version = 1;
+
+template <typename T>
+Json or_null(const std::optional<T> &value)
+{
+	if (!value)
+		return nullptr;
+	return *value;
+}
+
+Json hex_or_null(const std::optional<std::uint64_t> &value)
+{
+	if (!value)
+		return nullptr;
+	return hex(*value);
+}
+
+Json caller_json(std::uint64_t address, const Symbolizer &symbols)
+{
+	if (address == 0)
+		return nullptr;
+	return symbols.describe(address);
+}
+
+Json caller_address_json(std::uint64_t address)
+{
+	if (address == 0)
+		return nullptr;
+	return hex(address);
+}
+
+Json info_json(const Info &info)
+{
+	return {
+		{"module_version", info.module_version},
+		{"kernel_release", info.kernel_release},
+		{"arch", info.arch},
+		{"record_format", info.record_format},
+		{"hook_mode", hook_mode_name(info.hook_mode)},
+		{"hook_modes", hook_mode_names(info.hook_modes)},
+		{"page_size", info.page_size},
+		{"cache_line", info.cache_line},
+		{"dma_alignment", info.dma_alignment},
+	};
+}
+
+Json stats_json(const Stats &stats)
+{
+	return {
+		{"requests", stats.requests},
+		{"rejected", stats.rejected},
+		{"calls", stats.calls},
+		{"mappings_live", stats.mappings_live},
+		{"pool_size", stats.pool_size},
+		{"pool_exhausted", stats.pool_exhausted},
+		{"findings", stats.findings},
+		{"events_dropped", stats.events_dropped},
+		{"untracked_devices", stats.untracked_devices},
+		{"hook_missed", stats.hook_missed},
+		{"unseen_mappings", stats.unseen_mappings},
+		{"map_events", stats.map_events},
+		{"map_events_dropped", stats.map_events_dropped},
+	};
+}
+
+Json policy_json(const Policy &policy)
+{
+	Json coherency = nullptr;
+	if (policy.coherency)
+		coherency = coherency_label(*policy.coherency);
+	Json checks = nullptr;
+	if (policy.checks)
+		checks = check_names(*policy.checks);
+	Json dev_coherent = nullptr;
+	if (policy.dev_coherent)
+		dev_coherent = *policy.dev_coherent != 0;
+	return {
+		{"target", policy.target.kind == PolicyTarget::Kind::device ? "device" : "driver"},
+		{"name", policy.target.name},
+		{"addr_align", or_null(policy.addr_align)},
+		{"len_align", or_null(policy.len_align)},
+		{"coherency", coherency},
+		{"checks", checks},
+		{"dev_coherent", dev_coherent},
+		{"dma_mask", hex_or_null(policy.dma_mask)},
+		{"seg_boundary", hex_or_null(policy.seg_boundary)},
+		{"max_seg_size", or_null(policy.max_seg_size)},
+		{"cache_line", or_null(policy.cache_line)},
+	};
+}
+
+Json losses_json(const Summary &summary)
+{
+	Json finding_losses = Json::array();
+	for (const Loss &loss : summary.losses)
+		finding_losses.push_back({
+			{"lost", loss.count()},
+			{"first_seq", loss.first_seq},
+			{"last_seq", loss.last_seq},
+			{"cause", loss_cause_name(loss.cause)},
+		});
+	Json map_event_losses = Json::array();
+	for (const MapEventLoss &loss : summary.map_event_losses)
+		map_event_losses.push_back({
+			{"cpu", loss.cpu},
+			{"lost", loss.count()},
+			{"first_seq", loss.first_seq},
+			{"last_seq", loss.last_seq},
+		});
+	return {
+		{"findings_lost", summary.findings_lost},
+		{"map_events_lost", summary.map_events_lost},
+		{"map_events_lost_in_kernel", summary.map_events_lost_in_kernel},
+		{"map_events_lost_in_transit",
+		 summary.map_events_lost - summary.map_events_lost_in_kernel},
+		{"records_skipped", summary.records_skipped},
+		{"recording_complete", summary.recording_complete},
+		{"finding_losses", std::move(finding_losses)},
+		{"map_event_losses", std::move(map_event_losses)},
+	};
+}
+
+Json group_json(const FindingGroup &group, const Symbolizer &symbols)
+{
+	Json examples = Json::array();
+	for (const Finding &finding : group.examples)
+		examples.push_back(finding_json(finding, symbols));
+	return {
+		{"driver", group.driver},
+		{"kind", finding_kind_label(group.kind)},
+		{"count", group.count},
+		{"devices", group.devices},
+		{"first_ns", group.first_ns},
+		{"last_ns", group.last_ns},
+		{"examples", std::move(examples)},
+	};
+}
+
+Json device_json(const DeviceTimeline &device)
+{
+	return {
+		{"device", device.device},
+		{"driver", device.driver},
+		{"total_bytes_mapped", device.total_bytes_mapped},
+		{"total_calls", device.total_calls},
+		{"total_findings", device.total_findings},
+		{"live_mappings", device.live_mappings},
+		{"live_bytes", device.live_bytes},
+		{"bytes_mapped", device.bytes_mapped},
+		{"maps", device.maps},
+		{"unmaps", device.unmaps},
+		{"syncs", device.syncs},
+		{"findings", device.findings},
+	};
+}
+
+} // namespace
+
+Json finding_json(const Finding &finding, const Symbolizer &symbols)
+{
+	std::uint64_t map_caller = finding.map_caller.value_or(0);
+	return {
+		{"seq", finding.seq},
+		{"time_ns", finding.time_ns},
+		{"kind", finding_kind_label(finding.kind)},
+		{"call", call_kind_label(finding.call)},
+		{"device", finding.device},
+		{"driver", finding.driver},
+		{"dma_addr", hex(finding.dma_addr)},
+		{"size", finding.size},
+		{"dir", direction_label(finding.dir)},
+		{"cpu_phys", hex_or_null(finding.cpu_phys)},
+		{"caller", caller_json(finding.caller, symbols)},
+		{"caller_addr", caller_address_json(finding.caller)},
+		{"map_caller", caller_json(map_caller, symbols)},
+		{"map_caller_addr", caller_address_json(map_caller)},
+		{"detail", finding.detail},
+	};
+}
+
+Json summary_json(const Summary &summary, const Symbolizer &symbols)
+{
+	Json groups = Json::array();
+	for (const FindingGroup &group : summary.groups)
+		groups.push_back(group_json(group, symbols));
+	Json devices = Json::array();
+	for (const DeviceTimeline &device : summary.devices)
+		devices.push_back(device_json(device));
+	Json findings = Json::array();
+	for (const Finding &finding : summary.findings)
+		findings.push_back(finding_json(finding, symbols));
+	Json device_policies = Json::array();
+	for (const Policy &policy : summary.device_policies)
+		device_policies.push_back(policy_json(policy));
+	Json overrides = Json::array();
+	for (const Policy &policy : summary.policy_overrides)
+		overrides.push_back(policy_json(policy));
+
+	Json recorded = nullptr;
+	if (summary.recorded_unix_ns != 0)
+		recorded = summary.recorded_unix_ns;
+	return {
+		{"report_version", report_json_version},
+		{"source", summary.source},
+		{"recorded_unix_ns", recorded},
+		{"module", summary.info ? info_json(*summary.info) : Json(nullptr)},
+		{"stats_end", summary.stats_end ? stats_json(*summary.stats_end) : Json(nullptr)},
+		{"time",
+		 {
+			 {"start_ns", summary.start_ns},
+			 {"end_ns", summary.end_ns},
+			 {"duration_ns", summary.end_ns - summary.start_ns},
+			 {"timeline_start_ns", summary.timeline_start_ns},
+			 {"bucket_ns", summary.bucket_ns},
+			 {"bucket_count", summary.bucket_count},
+		 }},
+		{"totals",
+		 {
+			 {"findings", summary.findings_total},
+			 {"map_events", summary.map_events_total},
+			 {"devices", summary.devices.size()},
+			 {"groups", summary.groups.size()},
+			 {"live_mappings_at_start", summary.live_mappings_at_start},
+			 {"findings_kept", summary.findings.size()},
+		 }},
+		{"losses", losses_json(summary)},
+		{"groups", std::move(groups)},
+		{"devices", std::move(devices)},
+		{"findings", std::move(findings)},
+		{"policies",
+		 {
+			 {"devices", std::move(device_policies)},
+			 {"overrides", std::move(overrides)},
+		 }},
+	};
+}
+
+} // namespace detail
+
+std::string render_report_json(const Summary &summary, const Symbolizer &symbols)
+{
+	return detail::dump_json(detail::summary_json(summary, symbols)) + "\n";
+}
+
+} // namespace edgedma

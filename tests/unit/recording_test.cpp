@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// The recording file format as Documentation/recording-format.rst describes
+// it: round trips, and clear errors for files that are cut, damaged or newer.
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <linux/edgedma.h>
+
+#include <edgedma/error.hpp>
+#include <edgedma/recording.hpp>
+
+#include "decode.hpp"
+#include "record_messages.hpp"
+
+namespace edgedma::test {
+namespace {
+
+MapEvent sample_map_event(std::uint32_t cpu, std::uint64_t seq)
+{
+	return MapEvent{
+		.cpu = cpu,
+		.seq = seq,
+		.time_ns = 7'000'000'000 + seq,
+		.call = EDGEDMA_CALL_MAP_SG,
+		.device = "0000:00:04.0",
+		.driver = "edgedma_test_edu",
+		.dma_addr = 0xfee0'0000,
+		.size = 3 * 4096,
+		.dir = 2,
+		.attrs = 0x20,
+		.cpu_phys = std::nullopt,
+		.caller = 0xffffffffc0a01234,
+		.nents = 3,
+	};
+}
+
+std::vector<Record> every_kind_of_record()
+{
+	Policy device_policy{.target = {PolicyTarget::Kind::device, "0000:00:04.0"},
+			     .addr_align = 64,
+			     .len_align = 64,
+			     .coherency = EDGEDMA_COHERENCY_AUTO,
+			     .checks = 0xffff,
+			     .dev_coherent = 0,
+			     .dma_mask = 0xffff'ffff,
+			     .seg_boundary = 0xffff'ffff,
+			     .max_seg_size = 65536,
+			     .cache_line = 64};
+	Policy driver_override;
+	driver_override.target = {PolicyTarget::Kind::driver, "edgedma_test_edu"};
+	driver_override.addr_align = 256;
+	Stats stats;
+	stats.requests = 5;
+	stats.calls = 1000;
+	stats.findings = 3;
+	stats.map_events = 900;
+	return {
+		Info{"0.4.0", "6.12.0-arm64", "aarch64", EDGEDMA_RECORD_FORMAT_VERSION, 3, 4096, 64,
+		     64, 1},
+		StatsSnapshot{StatsSnapshot::When::start, stats},
+		PolicyOverride{driver_override},
+		LiveMapping{sample_mapping()},
+		sample_finding(1),
+		Loss{2, 4, Loss::Cause::overflow},
+		sample_map_event(1, 17),
+		MapEventLoss{1, 18, 20},
+		StatsSnapshot{StatsSnapshot::When::end, stats},
+		DevicePolicy{device_policy},
+		SymbolTable{"ffffffffc0a01000 t edu_map\t[edgedma_test_edu]\n"},
+		RecordingEnd{1'000'000'000, 1, 3, 1, 3, 2},
+	};
+}
+
+std::vector<Record> read_all(RecordingReader &reader)
+{
+	std::vector<Record> records;
+	while (auto record = reader.next())
+		records.push_back(std::move(*record));
+	return records;
+}
+
+std::string error_of(std::span<const std::byte> bytes)
+{
+	try {
+		RecordingReader reader(bytes);
+		read_all(reader);
+	} catch (const Error &error) {
+		return error.what();
+	}
+	return "no error";
+}
+
+template <typename Plain> void overwrite(std::vector<std::byte> &bytes, std::size_t at, Plain value)
+{
+	std::memcpy(bytes.data() + at, &value, sizeof value);
+}
+
+constexpr std::size_t first_record = 32;
+
+TEST(Recording, EveryRecordKindRoundTrips)
+{
+	auto records = every_kind_of_record();
+	RecordingHeader header{recording_format_version, 1'700'000'000'000'000'000};
+	auto bytes = encode_recording(header, records);
+	RecordingReader reader(bytes);
+	EXPECT_EQ(reader.header(), header);
+	EXPECT_EQ(read_all(reader), records);
+	EXPECT_TRUE(reader.complete());
+	EXPECT_EQ(reader.skipped(), 0u);
+	EXPECT_EQ(reader.offset(), bytes.size());
+}
+
+TEST(Recording, WriterAndFileReaderAgree)
+{
+	auto path = std::filesystem::path(::testing::TempDir()) / "edgedma-roundtrip.edr";
+	auto records = every_kind_of_record();
+	{
+		RecordingWriter writer(path, RecordingHeader{recording_format_version, 42});
+		for (std::size_t i = 0; i + 1 < records.size(); i++)
+			writer.write(records[i]);
+		writer.finish(std::get<RecordingEnd>(records.back()));
+		EXPECT_EQ(writer.bytes_written(), std::filesystem::file_size(path));
+		EXPECT_THROW(writer.write(sample_finding(9)), Error);
+	}
+	RecordingReader reader(path);
+	EXPECT_EQ(read_all(reader), records);
+	std::filesystem::remove(path);
+}
+
+TEST(Recording, RecordsAreEightByteAligned)
+{
+	auto bytes = encode_recording({}, every_kind_of_record());
+	std::size_t offset = first_record;
+	while (offset < bytes.size()) {
+		ASSERT_EQ(offset % 8, 0u);
+		std::uint32_t length;
+		std::memcpy(&length, bytes.data() + offset + 4, sizeof length);
+		offset += 8 + ((length + 7) & ~7u);
+	}
+	EXPECT_EQ(offset, bytes.size());
+}
+
+TEST(Recording, UnknownRecordTypesAreSkippedAndCounted)
+{
+	auto bytes = encode_recording({}, std::vector<Record>{sample_finding(1)});
+	// A record from a newer edgedma: type 200, 5 bytes, padded to 8.
+	std::vector<std::byte> future(16);
+	overwrite<std::uint16_t>(future, 0, 200);
+	overwrite<std::uint32_t>(future, 4, 5);
+	bytes.insert(bytes.begin() + first_record, future.begin(), future.end());
+	RecordingReader reader(bytes);
+	auto records = read_all(reader);
+	ASSERT_EQ(records.size(), 1u);
+	EXPECT_EQ(std::get<Finding>(records[0]), sample_finding(1));
+	EXPECT_EQ(reader.skipped(), 1u);
+	EXPECT_FALSE(reader.complete());
+}
+
+TEST(Recording, TruncatedFilesNameTheOffset)
+{
+	auto bytes = encode_recording({}, std::vector<Record>{sample_finding(1), sample_finding(2)});
+	auto cut = std::span(bytes).first(bytes.size() - 20);
+	std::string error = error_of(cut);
+	EXPECT_TRUE(contains(error, "truncated")) << error;
+	EXPECT_TRUE(contains(error, "FINDING record")) << error;
+	// The second record starts where the first ends.
+	RecordingReader whole(bytes);
+	whole.next();
+	EXPECT_TRUE(contains(error, "offset " + std::to_string(whole.offset()))) << error;
+
+	EXPECT_TRUE(contains(error_of(std::span(bytes).first(20)), "32-byte file header"));
+	EXPECT_TRUE(contains(error_of(std::span(bytes).first(first_record + 5)),
+			     "offset 32: truncated"));
+}
+
+TEST(Recording, CorruptRecordsAreRejectedWithTheirOffset)
+{
+	auto bytes = encode_recording({}, std::vector<Record>{sample_finding(1)});
+	// The first attribute (FINDING_SEQ) now claims to be 3 bytes long.
+	overwrite<std::uint16_t>(bytes, first_record + 8, 7);
+	std::string error = error_of(bytes);
+	EXPECT_TRUE(contains(error, "record at offset 32 (FINDING)")) << error;
+
+	auto flagged = encode_recording({}, std::vector<Record>{sample_finding(1)});
+	overwrite<std::uint16_t>(flagged, first_record + 2, 1);
+	EXPECT_TRUE(contains(error_of(flagged), "offset 32: record flags 1")) << error_of(flagged);
+
+	auto huge = encode_recording({}, std::vector<Record>{sample_finding(1)});
+	overwrite<std::uint32_t>(huge, first_record + 4, 0xffff'fff0);
+	EXPECT_TRUE(contains(error_of(huge), "exceeds the format's limit"));
+
+	auto bad_loss = encode_recording({}, std::vector<Record>{MapEventLoss{0, 9, 3}});
+	EXPECT_TRUE(contains(error_of(bad_loss), "is not a range")) << error_of(bad_loss);
+}
+
+TEST(Recording, ForeignAndFutureFilesAreRefused)
+{
+	auto bytes = encode_recording({}, {});
+	auto not_ours = bytes;
+	not_ours[0] = std::byte{'X'};
+	EXPECT_TRUE(contains(error_of(not_ours), "not an edgedma recording"));
+
+	auto future = bytes;
+	overwrite<std::uint32_t>(future, 8, recording_format_version + 1);
+	std::string error = error_of(future);
+	EXPECT_TRUE(contains(error, "version " + std::to_string(recording_format_version + 1) +
+					    " is newer"))
+		<< error;
+
+	auto flags = bytes;
+	overwrite<std::uint32_t>(flags, 24, 4);
+	EXPECT_TRUE(contains(error_of(flags), "file flags 4"));
+}
+
+TEST(Recording, ALargerHeaderFromALaterMinorVersionIsSkipped)
+{
+	auto bytes = encode_recording({}, std::vector<Record>{sample_finding(3)});
+	bytes.insert(bytes.begin() + first_record, 8, std::byte{0xee});
+	overwrite<std::uint32_t>(bytes, 12, 40);
+	RecordingReader reader(bytes);
+	auto records = read_all(reader);
+	ASSERT_EQ(records.size(), 1u);
+	EXPECT_EQ(std::get<Finding>(records[0]).seq, 3u);
+}
+
+TEST(Recording, MissingFileSaysSo)
+{
+	try {
+		RecordingReader reader(std::filesystem::path("/nonexistent/edgedma.edr"));
+		FAIL() << "no error";
+	} catch (const Error &error) {
+		EXPECT_TRUE(contains(error.what(), "/nonexistent/edgedma.edr")) << error.what();
+		EXPECT_EQ(error.error_number(), ENOENT);
+	}
+}
+
+TEST(MapEventCodec, NotificationWithSeveralEventsDecodes)
+{
+	GenlMessage message(EDGEDMA_CMD_MAP_EVENTS);
+	std::vector<MapEvent> sent{sample_map_event(0, 1), sample_map_event(0, 2)};
+	sent[1].cpu_phys = 0x4000'1000;
+	sent[1].nents = 0;
+	for (const auto &event : sent) {
+		std::vector<std::byte> attributes;
+		detail::encode_map_event(event, attributes);
+		message.put_bytes(EDGEDMA_A_MAP_EVENTS_EVENT | NLA_F_NESTED, attributes);
+	}
+	auto decoded = detail::decode_map_events(message.attributes(), "MAP_EVENTS");
+	EXPECT_EQ(decoded, sent);
+}
+
+TEST(MapEventCodec, MissingAttributeIsNamed)
+{
+	auto event = sample_map_event(2, 5);
+	std::vector<std::byte> attributes;
+	detail::encode_map_event(event, attributes);
+	// Drop the first attribute (CPU, 8 bytes).
+	attributes.erase(attributes.begin(), attributes.begin() + 8);
+	try {
+		detail::decode_map_event(attributes, "MAP_EVENTS");
+		FAIL() << "no error";
+	} catch (const Error &error) {
+		EXPECT_TRUE(contains(error.what(), "missing EDGEDMA_A_MAP_EVENT_CPU")) << error.what();
+	}
+}
+
+} // namespace
+} // namespace edgedma::test

@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# bash completion for edgedma: subcommands, their options, files for
+# recordings and reports, device names (as the kernel names them, from
+# /sys/bus/{pci,platform}/devices) and driver names. Installed as
+# share/bash-completion/completions/edgedma; needs nothing but bash.
+# tests/package/run checks it against the tool's --help.
+
+_edgedma_options() {
+	case $1 in
+	'') echo "--help --version" ;;
+	status) echo "--json --stats --help" ;;
+	findings) echo "--json --device --since --help" ;;
+	watch) echo "--json --device --count --timeout --since --receive --receive-buffer --help" ;;
+	mappings) echo "--json --device --help" ;;
+	policy) echo "--help" ;;
+	"policy set") echo "--driver --addr-align --len-align --coherency --checks --disable --help" ;;
+	"policy get") echo "--json --help" ;;
+	"policy list") echo "--json --help" ;;
+	"policy del") echo "--driver --help" ;;
+	record) echo "--output --duration --device --no-map-events --help" ;;
+	replay) echo "--json --buckets --help" ;;
+	report) echo "--html --trace --json --buckets --help" ;;
+	esac
+}
+
+_edgedma_devices() {
+	local dev
+	for dev in /sys/bus/pci/devices/* /sys/bus/platform/devices/*; do
+		[ -e "$dev" ] && printf '%s\n' "${dev##*/}"
+	done
+}
+
+_edgedma_drivers() {
+	local drv
+	for drv in /sys/bus/pci/drivers/* /sys/bus/platform/drivers/*; do
+		[ -e "$drv" ] && printf '%s\n' "${drv##*/}"
+	done
+}
+
+# Words that are files: filenames are quoted and get a slash when they are
+# folders (compopt works only while bash is completing).
+_edgedma_files() {
+	compopt -o filenames 2>/dev/null
+	local IFS=$'\n'
+	COMPREPLY+=($(compgen -f -- "$1"))
+}
+
+_edgedma() {
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=
+	local i word command= skip=
+	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+	# --opt=value: bash splits the word at '=' (COMP_WORDBREAKS).
+	if [[ $cur == = ]]; then
+		prev=${COMP_WORDS[COMP_CWORD - 1]}
+		cur=
+	elif [[ $prev == = ]] && ((COMP_CWORD > 1)); then
+		prev=${COMP_WORDS[COMP_CWORD - 2]}
+	fi
+	COMPREPLY=()
+
+	# The subcommand (and policy's own) so far; skip option values.
+	for ((i = 1; i < COMP_CWORD; i++)); do
+		word=${COMP_WORDS[i]}
+		if [[ -n $skip ]]; then
+			skip=
+			continue
+		fi
+		case $word in
+		--device | --driver | --since | --count | --timeout | --receive | \
+		--receive-buffer | --addr-align | --len-align | --coherency | --checks | \
+		--disable | -o | --output | --duration | --html | --trace | --buckets)
+			[[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
+			skip=1 ;;
+		-*) ;;
+		=) skip=1 ;;
+		*)
+			if [[ -z $command ]]; then
+				command=$word
+			elif [[ $command == policy ]]; then
+				command="policy $word"
+			fi ;;
+		esac
+	done
+
+	case $prev in
+	--device)
+		COMPREPLY=($(compgen -W "$(_edgedma_devices)" -- "$cur"))
+		return ;;
+	--driver)
+		COMPREPLY=($(compgen -W "$(_edgedma_drivers)" -- "$cur"))
+		return ;;
+	-o | --output | --html | --trace)
+		_edgedma_files "$cur"
+		return ;;
+	--receive)
+		COMPREPLY=($(compgen -W "auto multishot batched" -- "$cur"))
+		return ;;
+	--coherency)
+		COMPREPLY=($(compgen -W "auto coherent noncoherent" -- "$cur"))
+		return ;;
+	--checks | --disable)
+		# A comma-separated list: complete its last item.
+		local kinds="addr-misaligned len-misaligned cacheline-shared stack-buffer
+			vmalloc-buffer rodata-buffer seg-boundary seg-too-long mask-exceeded
+			bounced unmap-unknown double-unmap unmap-mismatch sync-unknown
+			sync-mismatch leak"
+		[[ $prev == --checks ]] && kinds="all none $kinds"
+		local head= last=$cur
+		if [[ $cur == *,* ]]; then
+			head=${cur%,*},
+			last=${cur##*,}
+		fi
+		COMPREPLY=($(compgen -P "$head" -W "$kinds" -- "$last"))
+		compopt -o nospace 2>/dev/null
+		return ;;
+	--since | --count | --timeout | --receive-buffer | --addr-align | --len-align | \
+	--duration | --buckets)
+		return ;;
+	esac
+
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$(_edgedma_options "$command")" -- "$cur"))
+		return
+	fi
+	case $command in
+	'')
+		COMPREPLY=($(compgen -W "status findings watch mappings policy record replay report" \
+			-- "$cur")) ;;
+	policy)
+		COMPREPLY=($(compgen -W "set get list del" -- "$cur")) ;;
+	"policy set" | "policy get" | "policy del")
+		COMPREPLY=($(compgen -W "$(_edgedma_devices)" -- "$cur")) ;;
+	replay)
+		_edgedma_files "$cur" ;;
+	report)
+		COMPREPLY=($(compgen -W "live" -- "$cur"))
+		_edgedma_files "$cur" ;;
+	esac
+}
+
+complete -F _edgedma edgedma
