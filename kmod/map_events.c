@@ -271,30 +271,35 @@ void edgedma_map_events_cursor(int cpu, struct edgedma_map_events_cursor *cursor
 	cursor->dropped += READ_ONCE(ring->unsent);
 }
 
-u64 edgedma_map_events_numbered(void)
+/* Totals over all CPUs: events numbered, and dropped among them. */
+static void edgedma_map_events_totals(u64 *numbered, u64 *dropped)
 {
 	struct edgedma_map_events_cursor cursor;
-	u64 sum = 0;
 	int cpu;
 
+	*numbered = 0;
+	*dropped = 0;
 	for_each_possible_cpu(cpu) {
 		edgedma_map_events_cursor(cpu, &cursor);
-		sum += cursor.next_seq - 1;
+		*numbered += cursor.next_seq - 1;
+		*dropped += cursor.dropped;
 	}
-	return sum;
+}
+
+u64 edgedma_map_events_numbered(void)
+{
+	u64 numbered, dropped;
+
+	edgedma_map_events_totals(&numbered, &dropped);
+	return numbered;
 }
 
 u64 edgedma_map_events_dropped(void)
 {
-	struct edgedma_map_events_cursor cursor;
-	u64 sum = 0;
-	int cpu;
+	u64 numbered, dropped;
 
-	for_each_possible_cpu(cpu) {
-		edgedma_map_events_cursor(cpu, &cursor);
-		sum += cursor.dropped;
-	}
-	return sum;
+	edgedma_map_events_totals(&numbered, &dropped);
+	return dropped;
 }
 
 int __init edgedma_map_events_init(void)
