@@ -104,8 +104,6 @@ void __edgedma_map_event_record(const struct edgedma_call *call,
 	struct edgedma_map_event *ev;
 	bool full;
 
-	if (!ring->slots)
-		return;
 	full = head - smp_load_acquire(&ring->tail) > edgedma_ring_mask;
 
 	write_seqcount_begin(&ring->count_seq);
@@ -271,8 +269,7 @@ void edgedma_map_events_cursor(int cpu, struct edgedma_map_events_cursor *cursor
 	cursor->dropped += READ_ONCE(ring->unsent);
 }
 
-/* Totals over all CPUs: events numbered, and dropped among them. */
-static void edgedma_map_events_totals(u64 *numbered, u64 *dropped)
+void edgedma_map_events_totals(u64 *numbered, u64 *dropped)
 {
 	struct edgedma_map_events_cursor cursor;
 	int cpu;
@@ -284,22 +281,6 @@ static void edgedma_map_events_totals(u64 *numbered, u64 *dropped)
 		*numbered += cursor.next_seq - 1;
 		*dropped += cursor.dropped;
 	}
-}
-
-u64 edgedma_map_events_numbered(void)
-{
-	u64 numbered, dropped;
-
-	edgedma_map_events_totals(&numbered, &dropped);
-	return numbered;
-}
-
-u64 edgedma_map_events_dropped(void)
-{
-	u64 numbered, dropped;
-
-	edgedma_map_events_totals(&numbered, &dropped);
-	return dropped;
 }
 
 int __init edgedma_map_events_init(void)

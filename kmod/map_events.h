@@ -39,7 +39,6 @@ bool edgedma_map_events_set(bool on, struct edgedma_map_events_cursor *cursors);
 void edgedma_map_events_cursor(int cpu, struct edgedma_map_events_cursor *cursor);
 
 /* Totals over all CPUs, for GET_STATS. */
-u64 edgedma_map_events_numbered(void);
-u64 edgedma_map_events_dropped(void);
+void edgedma_map_events_totals(u64 *numbered, u64 *dropped);
 
 #endif /* _EDGEDMA_MAP_EVENTS_H */

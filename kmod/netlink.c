@@ -636,9 +636,11 @@ static int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 
 static int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 {
+	u64 map_events, map_events_dropped;
 	struct sk_buff *msg;
 	void *hdr;
 
+	edgedma_map_events_totals(&map_events, &map_events_dropped);
 	msg = edgedma_nl_reply_new(info, EDGEDMA_CMD_GET_STATS, &hdr);
 	if (!msg)
 		return -ENOMEM;
@@ -665,10 +667,10 @@ static int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 			    edgedma_hook_missed(), EDGEDMA_A_STATS_PAD) ||
 	    edgedma_put_u64(msg, EDGEDMA_A_STATS_UNSEEN_MAPPINGS,
 			    edgedma_checks_unseen(), EDGEDMA_A_STATS_PAD) ||
-	    edgedma_put_u64(msg, EDGEDMA_A_STATS_MAP_EVENTS,
-			    edgedma_map_events_numbered(), EDGEDMA_A_STATS_PAD) ||
-	    edgedma_put_u64(msg, EDGEDMA_A_STATS_MAP_EVENTS_DROPPED,
-			    edgedma_map_events_dropped(), EDGEDMA_A_STATS_PAD))
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_MAP_EVENTS, map_events,
+			    EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_MAP_EVENTS_DROPPED, map_events_dropped,
+			    EDGEDMA_A_STATS_PAD))
 		return edgedma_nl_reply_overflow(msg, info);
 
 	return edgedma_nl_reply_send(msg, hdr, info);
