@@ -6,12 +6,13 @@
 #   make check         install what is missing, build everything, run every test
 #   make demo          boot x86_64 and arm64 guests and show edgedma at work
 #   make fuzz          the libFuzzer targets, FUZZ_SECONDS (600) each
+#   make bench         the benchmarks: writes Documentation/benchmarks.rst
 #   make modules-all   the module (and test drivers) for every test kernel
 #   make guest-tools   static edgedma tool and kselftests for the guests
 #   make deps          install packages and fetch kernels (only what is missing)
 #   make install       library, tool, manual pages, module (DESTDIR=, PREFIX=/usr/local)
 #   make dkms-source   the module's sources in /usr/src/edgedma-VERSION for dkms
-#   make clean         remove build/ except the downloaded kernels and sysroot
+#   make clean         remove build/ except the downloaded kernels, sysroot, bpftrace roots
 #
 # Everything is built under build/ (BUILD=...).
 
@@ -22,9 +23,13 @@ JOBS ?= $(shell nproc)
 # Guest kernels: ARCH-KERNEL, fetched from Debian by tools/vm/fetch-kernels.
 TARGETS := x86_64-6.1 x86_64-6.12 arm64-6.1 arm64-6.12 arm64-6.12-16k arm64-6.12-rt
 # The debug lane: 6.1 with KASAN, lockdep and kmemleak, built from Debian's
-# linux-source-6.1 by tools/vm/build-debug-kernel (make deps), not fetched.
+# linux-source-6.1 by tools/vm/build-kernel debug (make deps), not fetched.
 TARGETS += x86_64-6.1-debug
 GUEST_ARCHES := x86_64 arm64
+# The benchmarks' kernel: 6.1 with CONFIG_DMA_API_DEBUG, built from
+# linux-source-6.1 by tools/vm/build-kernel on demand (make bench), not by
+# make deps, and not in TARGETS (modules-all and make check leave it out).
+BENCH_KERNEL := x86_64-6.1-dma-debug
 
 arch_of = $(firstword $(subst -, ,$(1)))
 kbuild_arch = $(if $(filter arm64,$(call arch_of,$(1))),ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
@@ -46,20 +51,31 @@ else
 	      "skipping the module. Use KDIR=... or 'make modules-all'."
 endif
 
+# A kernel built from source, on demand (a no-op when the cache matches its
+# config fragments).
+kernel-$(BENCH_KERNEL): kernel-x86_64-6.1-%:
+	tools/vm/build-kernel $* $(BUILD)/kernels
+
+# The bench kernel's modules build like the others', once it is built.
+module-$(BENCH_KERNEL): kernel-$(BENCH_KERNEL)
+
 # Kbuild writes objects beside the sources, so each target gets a tree of
-# links to kmod/ (and tests/drivers/) of its own.
+# links to kmod/ (and tests/drivers/, bench/driver/) of its own.
 MODULE_RULES := $(addprefix module-,$(TARGETS))
 modules-all: $(MODULE_RULES)
 
-$(MODULE_RULES): module-%:
+$(MODULE_RULES) module-$(BENCH_KERNEL): module-%:
 	@test -f $(BUILD)/kernels/$*/.complete || \
 		{ echo "edgedma: no kernel $* in $(BUILD)/kernels (make deps)"; exit 1; }
-	@mkdir -p $(BUILD)/kmod/$* $(BUILD)/test-drivers/$*
+	@mkdir -p $(BUILD)/kmod/$* $(BUILD)/test-drivers/$* $(BUILD)/bench-driver/$*
 	@cp -rs --remove-destination $(CURDIR)/kmod/. $(BUILD)/kmod/$*/
 	@cp -rs --remove-destination $(CURDIR)/tests/drivers/. $(BUILD)/test-drivers/$*/
+	@cp -rs --remove-destination $(CURDIR)/bench/driver/. $(BUILD)/bench-driver/$*/
 	$(MAKE) -s -C $(BUILD)/kernels/$*/kdir M=$(BUILD)/kmod/$* $(call kbuild_arch,$*) \
 		EDGEDMA_VERSION=$(VERSION) modules
 	$(MAKE) -s -C $(BUILD)/kernels/$*/kdir M=$(BUILD)/test-drivers/$* $(call kbuild_arch,$*) \
+		modules
+	$(MAKE) -s -C $(BUILD)/kernels/$*/kdir M=$(BUILD)/bench-driver/$* $(call kbuild_arch,$*) \
 		modules
 
 # ---- userspace ------------------------------------------------------------
@@ -83,6 +99,7 @@ $(GUEST_RULES): guest-tools-%:
 	$(MAKE) -s -C tests/kselftest O=$(BUILD)/guest/$*/kselftest CC=$(call cross_cc,$*)
 	@mkdir -p $(BUILD)/guest/$*/bin
 	@cp $(BUILD)/guest-$*/tools/edgedma/edgedma $(BUILD)/guest/$*/bin/
+	@cp $(BUILD)/guest-$*/bench/ingest/edgedma-bench-ingest $(BUILD)/guest/$*/bin/
 	@cp tests/guest/run-suite $(BUILD)/guest/$*/bin/edgedma-run-suite
 	@cp tests/guest/kmemleak-check $(BUILD)/guest/$*/bin/edgedma-kmemleak-check
 
@@ -166,6 +183,19 @@ fuzz:
 	tools/install-deps $(BUILD) --host-only
 	tests/fuzz/run --build $(BUILD) --seconds $(FUZZ_SECONDS)
 
+# The benchmarks (Documentation/benchmarks.rst, not part of make check):
+# every guest kernel on both paths, DMA-API debug, bpftrace, the host
+# replay benchmark. BENCH_ARGS go to bench/run (e.g. BENCH_ARGS="--arch
+# x86_64 --repeats 3"); the page and its JSON are rewritten at the end.
+BENCH_ARGS ?=
+bench:
+	@$(MAKE) -s deps
+	tools/install-deps $(BUILD) --bench
+	@$(MAKE) build-all
+	@$(MAKE) module-$(BENCH_KERNEL)
+	bench/run --out $(BUILD)/bench/results.json $(BENCH_ARGS)
+	bench/write-report $(BUILD)/bench/results.json
+
 demo:
 	@$(MAKE) -s deps
 	@$(MAKE) build-all
@@ -173,8 +203,8 @@ demo:
 
 clean:
 	rm -rf $(BUILD)/host $(BUILD)/guest-* $(BUILD)/guest/*/bin $(BUILD)/guest/*/kselftest \
-		$(BUILD)/kmod $(BUILD)/test-drivers $(BUILD)/vm-runs
+		$(BUILD)/kmod $(BUILD)/test-drivers $(BUILD)/bench-driver $(BUILD)/vm-runs
 	$(MAKE) -s -C tests/kselftest clean O=$(BUILD)/guest/x86_64/kselftest || true
 
-.PHONY: all module modules-all $(MODULE_RULES) userspace guest-tools $(GUEST_RULES) \
-	deps build-all check fuzz demo clean install install-userspace install-module dkms-source
+.PHONY: all module modules-all $(MODULE_RULES) kernel-$(BENCH_KERNEL) module-$(BENCH_KERNEL) userspace guest-tools $(GUEST_RULES) \
+	deps build-all check fuzz bench demo clean install install-userspace install-module dkms-source

@@ -54,6 +54,19 @@ edgedma_genl_dumpit_attrs(const struct genl_dumpit_info *info)
 #endif
 
 /*
+ * Return addresses as they sit on the stack. arm64 with pointer
+ * authentication (6.4 named the helper ptrauth_strip_kernel_insn_pac()) keeps
+ * them signed in the top bits, where stack traces give them stripped.
+ * Only the tracepoint mode (6.12 on) reads them.
+ */
+#ifdef EDGEDMA_HAVE_PTRAUTH_STRIP_KERNEL_INSN_PAC
+#include <asm/compiler.h>
+#define edgedma_strip_code_pointer(ptr)	ptrauth_strip_kernel_insn_pac(ptr)
+#else
+#define edgedma_strip_code_pointer(ptr)	(ptr)
+#endif
+
+/*
  * compat.c: what the module needs from the kernel that is not exported.
  * Looked up once at load through kallsyms; absent pieces turn the checks
  * that need them off rather than failing the load.

@@ -41,3 +41,8 @@ ccflags-$(call edgedma_header_has,include/linux/dma-mapping.h,void __dma_sync_si
 # return address left struct kretprobe_instance on some architectures.
 ccflags-$(call edgedma_header_has,include/linux/kprobes.h,get_kretprobe_retaddr) += \
 	-DEDGEDMA_HAVE_GET_KRETPROBE_RETADDR
+
+# 6.4: ptrauth_strip_kernel_insn_pac() (arm64), for return addresses read
+# off the stack.
+ccflags-$(call edgedma_header_has,arch/$(SRCARCH)/include/asm/compiler.h,define ptrauth_strip_kernel_insn_pac) += \
+	-DEDGEDMA_HAVE_PTRAUTH_STRIP_KERNEL_INSN_PAC

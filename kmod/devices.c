@@ -127,6 +127,11 @@ struct device *edgedma_find_device_by_name(const char *name)
 	return dev;
 }
 
+size_t edgedma_devices_memory(void)
+{
+	return (edgedma_devrec_mask + 1) * sizeof(*edgedma_devrecs);
+}
+
 int __init edgedma_devices_init(void)
 {
 	unsigned int slots = roundup_pow_of_two(max(device_slots, 16U));

@@ -41,6 +41,7 @@ struct edgedma_devrec *edgedma_devrec_find(struct device *dev);
 /* Copy the driver name of @dev into its record if it changed. */
 void edgedma_devrec_refresh_driver(struct edgedma_devrec *rec, struct device *dev);
 u64 edgedma_devices_untracked(void);
+size_t edgedma_devices_memory(void);	/* bytes preallocated at load */
 /* The driver of @dev binds or has unbound; process context. */
 void edgedma_devrec_view_starts(struct device *dev);
 /* A PCI or platform device by dev_name(), with a reference; process context. */

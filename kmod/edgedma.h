@@ -62,7 +62,10 @@ u32 edgedma_hook_modes_available(void);
 int edgedma_hook_start(void);		/* in the mode the hook= parameter asks */
 void edgedma_hook_stop(void);
 u32 edgedma_hook_mode_active(void);	/* enum edgedma_hook_mode, 0 if none */
+bool edgedma_hook_floor(void);		/* hook_floor=1: empty handlers only */
 u64 edgedma_hook_missed(void);		/* calls the hooks could not see */
+/* Bytes the kernel holds for the hooks (kretprobe instances). */
+size_t edgedma_hook_memory(void);
 
 
 #endif /* _EDGEDMA_H */

@@ -156,6 +156,11 @@ static void edgedma_send_work_fn(struct work_struct *work)
 	kfree(f);
 }
 
+size_t edgedma_findings_memory(void)
+{
+	return findings_log_size * sizeof(*edgedma_log);
+}
+
 int __init edgedma_findings_init(void)
 {
 	if (!findings_log_size)

@@ -35,6 +35,7 @@ void edgedma_finding_report(struct edgedma_finding *f);
 bool edgedma_finding_get(u64 seq, struct edgedma_finding *out);
 u64 edgedma_findings_last_seq(void);
 u64 edgedma_findings_events_dropped(void);
+size_t edgedma_findings_memory(void);	/* bytes preallocated at load */
 const char *edgedma_finding_kind_name(u32 kind);
 
 #endif /* _EDGEDMA_FINDINGS_H */

@@ -33,7 +33,7 @@ static const char * const edgedma_hook_names[] = {
 };
 
 static unsigned int edgedma_hook_request = EDGEDMA_HOOK_AUTO;
-static bool edgedma_hook_floor;
+static bool edgedma_floor_requested;
 static u32 edgedma_hook_active;
 
 static int edgedma_hook_param_set(const char *val,
@@ -60,7 +60,7 @@ static const struct kernel_param_ops edgedma_hook_param_ops = {
 
 module_param_cb(hook, &edgedma_hook_param_ops, &edgedma_hook_request, 0444);
 MODULE_PARM_DESC(hook, "how to hook the DMA-mapping API: auto (default: tracepoint where the kernel has the dma trace events, else kprobe), tracepoint or kprobe");
-module_param_named(hook_floor, edgedma_hook_floor, bool, 0444);
+module_param_named(hook_floor, edgedma_floor_requested, bool, 0444);
 MODULE_PARM_DESC(hook_floor, "attach the same probes with empty handlers that report nothing (measures the hook's own cost)");
 
 u32 edgedma_hook_modes_available(void)
@@ -114,9 +114,9 @@ int edgedma_hook_start(void)
 		return -EOPNOTSUPP;
 
 	if (mode == EDGEDMA_HOOK_MODE_TRACEPOINT)
-		err = edgedma_tracepoint_start(edgedma_hook_floor);
+		err = edgedma_tracepoint_start(edgedma_floor_requested);
 	else
-		err = edgedma_kprobe_start(edgedma_hook_floor);
+		err = edgedma_kprobe_start(edgedma_floor_requested);
 	if (err) {
 		pr_err("cannot hook the DMA-mapping API in %s mode: %d\n",
 		       edgedma_hook_mode_name(mode), err);
@@ -126,7 +126,7 @@ int edgedma_hook_start(void)
 	WRITE_ONCE(edgedma_hook_active, mode);
 	pr_info("hooked the DMA-mapping API in %s mode%s\n",
 		edgedma_hook_mode_name(mode),
-		edgedma_hook_floor ? " with empty handlers (hook_floor)" : "");
+		edgedma_floor_requested ? " with empty handlers (hook_floor)" : "");
 	return 0;
 }
 
@@ -143,6 +143,11 @@ void edgedma_hook_stop(void)
 	WRITE_ONCE(edgedma_hook_active, 0);
 }
 
+bool edgedma_hook_floor(void)
+{
+	return edgedma_floor_requested;
+}
+
 u32 edgedma_hook_mode_active(void)
 {
 	return READ_ONCE(edgedma_hook_active);
@@ -157,4 +162,10 @@ u32 edgedma_hook_mode_active(void)
 u64 edgedma_hook_missed(void)
 {
 	return edgedma_kprobe_missed();
+}
+
+size_t edgedma_hook_memory(void)
+{
+	return edgedma_hook_mode_active() == EDGEDMA_HOOK_MODE_KPROBE ?
+	       edgedma_kprobe_memory() : 0;
 }

@@ -486,6 +486,22 @@ void edgedma_kprobe_stop(void)
 			busy + nested, busy, nested);
 }
 
+/*
+ * The kretprobe instances the kprobe core allocates for us when they are
+ * registered: maxactive of them per kretprobe, each with our data.
+ */
+size_t edgedma_kprobe_memory(void)
+{
+	size_t bytes = 0;
+	unsigned int i;
+
+	for (i = 0; i < EDGEDMA_NR_KRETPROBES; i++)
+		bytes += (size_t)edgedma_kretprobes[i].maxactive *
+			 (sizeof(struct kretprobe_instance) +
+			  edgedma_kretprobes[i].data_size);
+	return bytes;
+}
+
 u64 edgedma_kprobe_missed(void)
 {
 	u64 busy, nested;

@@ -283,6 +283,14 @@ void edgedma_map_events_totals(u64 *numbered, u64 *dropped)
 	}
 }
 
+/* The rings, and the per-CPU state around them. */
+size_t edgedma_map_events_memory(void)
+{
+	return num_possible_cpus() *
+	       (map_event_buffer * sizeof_field(struct edgedma_map_event_ring, slots[0]) +
+		sizeof(struct edgedma_map_event_ring));
+}
+
 int __init edgedma_map_events_init(void)
 {
 	unsigned int size = roundup_pow_of_two(clamp(map_event_buffer, 16U, 1U << 20));

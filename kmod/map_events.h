@@ -40,5 +40,6 @@ void edgedma_map_events_cursor(int cpu, struct edgedma_map_events_cursor *cursor
 
 /* Totals over all CPUs, for GET_STATS. */
 void edgedma_map_events_totals(u64 *numbered, u64 *dropped);
+size_t edgedma_map_events_memory(void);	/* bytes preallocated at load */
 
 #endif /* _EDGEDMA_MAP_EVENTS_H */

@@ -8,6 +8,11 @@
  * entries come from a pool allocated at load and handed out through a
  * bitmap, so the hook path never allocates. Unmaps are remembered per CPU,
  * in rings with a lock each, to explain a later double unmap or fault.
+ *
+ * The hook path (add, remove, the searches) runs with interrupts off, which
+ * edgedma_track_call() guarantees, so it takes the locks without saving
+ * and restoring the interrupt state once more: under emulation each
+ * restore ends a translation block. The process-context walks save it.
  */
 #include <linux/bitmap.h>
 #include <linux/hash.h>
@@ -96,9 +101,9 @@ bool edgedma_maptrack_add(const struct edgedma_mapping *src)
 {
 	struct edgedma_bucket *b;
 	struct edgedma_mapping *m;
-	unsigned long flags;
 	u64 largest;
 
+	lockdep_assert_irqs_disabled();
 	m = edgedma_pool_get();
 	if (!m)
 		return false;
@@ -115,9 +120,9 @@ bool edgedma_maptrack_add(const struct edgedma_mapping *src)
 	}
 
 	b = edgedma_bucket_of(m->devrec, m->dma_addr >> EDGEDMA_GRANULE_SHIFT);
-	raw_spin_lock_irqsave(&b->lock, flags);
+	raw_spin_lock(&b->lock);
 	hlist_add_head(&m->node, &b->head);
-	raw_spin_unlock_irqrestore(&b->lock, flags);
+	raw_spin_unlock(&b->lock);
 	this_cpu_inc(edgedma_live);
 	return true;
 }
@@ -127,12 +132,11 @@ static void edgedma_history_add(const struct edgedma_mapping *m,
 {
 	struct edgedma_history *h;
 	struct edgedma_unmapped *u;
-	unsigned long flags;
 
 	if (!history_size)
 		return;
 	h = &edgedma_histories[raw_smp_processor_id()];
-	raw_spin_lock_irqsave(&h->lock, flags);
+	raw_spin_lock(&h->lock);
 	u = &h->ring[h->next];
 	h->next = (h->next + 1) % history_size;
 	u->devrec = m->devrec;
@@ -144,7 +148,7 @@ static void edgedma_history_add(const struct edgedma_mapping *m,
 	u->unmap_caller = unmap_caller;
 	u->kind = m->kind;
 	u->dir = m->dir;
-	raw_spin_unlock_irqrestore(&h->lock, flags);
+	raw_spin_unlock(&h->lock);
 }
 
 /* How well @m fits an unmap described by @want: size, direction, kind. */
@@ -162,11 +166,11 @@ bool edgedma_maptrack_remove(struct edgedma_devrec *rec, u64 dma_addr,
 {
 	struct edgedma_bucket *b;
 	struct edgedma_mapping *m, *found = NULL;
-	unsigned long flags;
 	int best = -1;
 
+	lockdep_assert_irqs_disabled();
 	b = edgedma_bucket_of(rec, dma_addr >> EDGEDMA_GRANULE_SHIFT);
-	raw_spin_lock_irqsave(&b->lock, flags);
+	raw_spin_lock(&b->lock);
 	hlist_for_each_entry(m, &b->head, node) {
 		int fit;
 
@@ -182,7 +186,7 @@ bool edgedma_maptrack_remove(struct edgedma_devrec *rec, u64 dma_addr,
 	}
 	if (found)
 		hlist_del(&found->node);
-	raw_spin_unlock_irqrestore(&b->lock, flags);
+	raw_spin_unlock(&b->lock);
 	if (!found)
 		return false;
 
@@ -201,14 +205,14 @@ static bool edgedma_search(struct edgedma_devrec *rec, u64 addr, u64 size,
 	u64 steps = (READ_ONCE(edgedma_largest) >> EDGEDMA_GRANULE_SHIFT) + 1;
 	u64 i;
 
+	lockdep_assert_irqs_disabled();
 	steps = min_t(u64, steps, EDGEDMA_MAX_SEARCH);
 	for (i = 0; i <= steps && i <= granule; i++) {
 		struct edgedma_bucket *b = edgedma_bucket_of(rec, granule - i);
 		struct edgedma_mapping *m;
-		unsigned long flags;
 		bool hit = false;
 
-		raw_spin_lock_irqsave(&b->lock, flags);
+		raw_spin_lock(&b->lock);
 		hlist_for_each_entry(m, &b->head, node) {
 			if (m->devrec != rec || addr < m->dma_addr ||
 			    addr >= m->dma_addr + m->size)
@@ -219,7 +223,7 @@ static bool edgedma_search(struct edgedma_devrec *rec, u64 addr, u64 size,
 			hit = true;
 			break;
 		}
-		raw_spin_unlock_irqrestore(&b->lock, flags);
+		raw_spin_unlock(&b->lock);
 		if (hit)
 			return true;
 	}
@@ -246,10 +250,9 @@ bool edgedma_maptrack_history_find(struct edgedma_devrec *rec, u64 dma_addr,
 
 	for_each_possible_cpu(cpu) {
 		struct edgedma_history *h = &edgedma_histories[cpu];
-		unsigned long flags;
 		unsigned int i;
 
-		raw_spin_lock_irqsave(&h->lock, flags);
+		raw_spin_lock(&h->lock);
 		for (i = 0; i < history_size; i++) {
 			struct edgedma_unmapped *u = &h->ring[i];
 
@@ -260,7 +263,7 @@ bool edgedma_maptrack_history_find(struct edgedma_devrec *rec, u64 dma_addr,
 				found = true;
 			}
 		}
-		raw_spin_unlock_irqrestore(&h->lock, flags);
+		raw_spin_unlock(&h->lock);
 	}
 	return found;
 }
@@ -350,6 +353,18 @@ u64 edgedma_maptrack_exhausted(void)
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(edgedma_exhausted, cpu);
 	return sum;
+}
+
+size_t edgedma_maptrack_memory(void)
+{
+	unsigned int pool = max(pool_size, 1U);
+
+	return (1UL << EDGEDMA_HASH_BITS) * sizeof(*edgedma_buckets) +
+	       pool * sizeof(*edgedma_pool) +
+	       BITS_TO_LONGS(pool) * sizeof(unsigned long) +
+	       nr_cpu_ids * sizeof(*edgedma_histories) +
+	       (size_t)nr_cpu_ids * max(history_size, 1U) *
+	       sizeof(*edgedma_history_ring);
 }
 
 int __init edgedma_maptrack_init(void)

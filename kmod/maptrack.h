@@ -82,5 +82,6 @@ void edgedma_maptrack_drain(bool (*match)(const struct edgedma_mapping *m,
 u64 edgedma_maptrack_live(void);
 u64 edgedma_maptrack_pool_size(void);
 u64 edgedma_maptrack_exhausted(void);
+size_t edgedma_maptrack_memory(void);	/* bytes preallocated at load */
 
 #endif /* _EDGEDMA_MAPTRACK_H */

@@ -30,6 +30,7 @@
 #include "maptrack.h"
 #include "netlink.h"
 #include "policy.h"
+#include "vmalloc_pages.h"
 
 /* genl_ops.internal_flags: the command may be used without CAP_SYS_ADMIN. */
 #define EDGEDMA_NL_UNPRIVILEGED	BIT(0)
@@ -634,6 +635,14 @@ static int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	return edgedma_nl_reply_send(msg, hdr, info);
 }
 
+/* What the module holds, all of it preallocated at load (GET_STATS). */
+static u64 edgedma_memory_held(void)
+{
+	return edgedma_devices_memory() + edgedma_maptrack_memory() +
+	       edgedma_findings_memory() + edgedma_map_events_memory() +
+	       edgedma_hook_memory() + edgedma_vmalloc_pages_memory();
+}
+
 static int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 {
 	u64 map_events, map_events_dropped;
@@ -670,6 +679,8 @@ static int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    edgedma_put_u64(msg, EDGEDMA_A_STATS_MAP_EVENTS, map_events,
 			    EDGEDMA_A_STATS_PAD) ||
 	    edgedma_put_u64(msg, EDGEDMA_A_STATS_MAP_EVENTS_DROPPED, map_events_dropped,
+			    EDGEDMA_A_STATS_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_STATS_MEMORY, edgedma_memory_held(),
 			    EDGEDMA_A_STATS_PAD))
 		return edgedma_nl_reply_overflow(msg, info);
 

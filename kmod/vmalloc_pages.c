@@ -20,6 +20,7 @@
 #include <linux/vmalloc.h>
 
 #include "compat.h"
+#include "edgedma.h"
 #include "vmalloc_pages.h"
 
 #define EDGEDMA_VMALLOC_SET_BITS	12
@@ -134,6 +135,9 @@ int edgedma_vmalloc_pages_init(void)
 		edgedma_function_range(edgedma_dma_core_lookups[i],
 				       &edgedma_dma_core_ranges[i].start,
 				       &edgedma_dma_core_ranges[i].end);
+	/* hook_floor measures the DMA hooks alone: nothing else attaches. */
+	if (edgedma_hook_floor())
+		return 0;
 	err = register_kretprobe(&edgedma_vmalloc_probe);
 	if (err) {
 		pr_info("cannot probe vmalloc_to_page (%d): vmalloc-buffer sees vmalloc addresses only\n",
@@ -142,6 +146,15 @@ int edgedma_vmalloc_pages_init(void)
 	}
 	edgedma_vmalloc_probe_on = true;
 	return 0;
+}
+
+/* The kretprobe's instances, allocated by the kprobe core. */
+size_t edgedma_vmalloc_pages_memory(void)
+{
+	if (!edgedma_vmalloc_probe_on)
+		return 0;
+	return (size_t)edgedma_vmalloc_probe.maxactive *
+	       (sizeof(struct kretprobe_instance) + edgedma_vmalloc_probe.data_size);
 }
 
 void edgedma_vmalloc_pages_exit(void)

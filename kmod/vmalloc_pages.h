@@ -8,6 +8,7 @@ struct page;
 
 int edgedma_vmalloc_pages_init(void);
 void edgedma_vmalloc_pages_exit(void);
+size_t edgedma_vmalloc_pages_memory(void);	/* bytes held while loaded */
 /*
  * Did vmalloc_to_page() recently hand out @page (and is it still unused by
  * anything else)? The return address into its caller, else 0. Any context.

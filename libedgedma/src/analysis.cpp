@@ -12,13 +12,14 @@
 // room, which keeps the number of moves logarithmic in the time span.
 //
 // Mapping events are the bulk of a recording (millions), so their path
-// avoids allocation and hashing: the device of the previous event is
-// checked first, and its buckets are plain arrays.
+// avoids allocation and hashing: devices are found through a small cache
+// keyed by a few bytes of the name, and their buckets are plain arrays.
 #include <edgedma/analysis.hpp>
 
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstring>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -244,12 +245,32 @@ private:
 
 	DeviceState &device_named(const std::string &name, const std::string &driver)
 	{
-		if (!last_device_ || last_device_->name != name) [[unlikely]]
-			last_device_ = &find_or_add_device(name);
+		DeviceState *&cached = recent_devices_[recent_slot(name)];
+		if (!cached || cached->name != name) [[unlikely]]
+			cached = &find_or_add_device(name);
+		DeviceState &device = *cached;
 		// A driver may bind after the device's first calls.
-		if (!driver.empty() && last_device_->driver != driver) [[unlikely]]
-			last_device_->driver = driver;
-		return *last_device_;
+		if (!driver.empty() && device.driver != driver) [[unlikely]]
+			device.driver = driver;
+		return device;
+	}
+
+	// Where a device's name is cached in recent_devices_: from its length
+	// and its first and last bytes, which tell apart the names one machine
+	// has (the bus address or the number at the end, mostly) without
+	// hashing the whole name. A collision only costs a lookup in the index.
+	static std::size_t recent_slot(const std::string &name)
+	{
+		std::uint64_t head = 0, tail = 0;
+		const std::size_t length = name.size();
+		if (length >= sizeof head) {
+			std::memcpy(&head, name.data(), sizeof head);
+			std::memcpy(&tail, name.data() + length - sizeof tail, sizeof tail);
+		} else {
+			std::memcpy(&head, name.data(), length);
+		}
+		std::uint64_t mixed = (head ^ std::rotl(tail, 29) ^ length) * 0x9e3779b97f4a7c15u;
+		return static_cast<std::size_t>(mixed >> (64 - recent_bits));
 	}
 
 	DeviceState &find_or_add_device(const std::string &name)
@@ -330,7 +351,11 @@ private:
 
 	std::vector<std::unique_ptr<DeviceState>> devices_;
 	std::unordered_map<std::string, DeviceState *> device_index_;
-	DeviceState *last_device_ = nullptr;
+	// Mapping events switch between a machine's few devices all the time:
+	// a small cache in front of device_index_ spares them hashing whole
+	// names.
+	static constexpr unsigned recent_bits = 6;
+	std::array<DeviceState *, std::size_t{1} << recent_bits> recent_devices_{};
 
 	std::map<std::pair<std::string, std::uint32_t>, GroupState> groups_;
 	std::vector<Finding> findings_; // a max-heap on seq while collecting
@@ -477,8 +502,11 @@ Summary analyze_recording(RecordingReader &reader, std::string source,
 	analyzer.set_source(std::move(source));
 	analyzer.set_recorded_at(reader.header().created_unix_ns);
 	std::uint64_t records = 0;
-	while (std::optional<Record> record = reader.next()) {
-		analyzer.add(*record);
+	// One record, decoded into again and again: the reader then reuses
+	// its storage.
+	Record record;
+	while (reader.next(record)) {
+		analyzer.add(record);
 		if (++records % progress_every == 0 && progress)
 			progress(reader.offset(), reader.size(), records);
 	}

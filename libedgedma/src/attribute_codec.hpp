@@ -8,7 +8,7 @@
 
 #include <algorithm>
 #include <array>
-#include <bitset>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +16,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -77,52 +79,126 @@ inline std::optional<std::string> nul_terminated(std::span<const std::byte> byte
 	return std::string(text, ::strnlen(text, bytes.size()));
 }
 
-template <typename Integer> inline constexpr std::string_view wire_type_name = "";
-template <> inline constexpr std::string_view wire_type_name<std::uint32_t> = "u32";
-template <> inline constexpr std::string_view wire_type_name<std::uint64_t> = "u64";
+// The errors of the stores below, out of line and given only what they
+// name (six arguments at most, all in registers), so that a store's checks
+// stay a compare and a branch and need nothing kept in memory.
+[[noreturn, gnu::cold, gnu::noinline]] inline void
+wrong_size(std::string_view context, std::string_view name, std::size_t size,
+	   std::size_t expected)
+{
+	throw malformed(context, std::string(name) + " has " + std::to_string(size) +
+			" bytes, expected " + std::to_string(expected) + " (" +
+			(expected == sizeof(std::uint32_t) ? "u32" : "u64") + ")");
+}
 
-template <typename Record> struct StoreAttribute {
+[[noreturn, gnu::cold, gnu::noinline]] inline void not_a_string(std::string_view context,
+								 std::string_view name)
+{
+	throw malformed(context, std::string(name) + " is not a NUL-terminated string");
+}
+
+// An attribute's payload into a field of its wire type. Free functions of
+// the parts they need, so that a store inlined into a loop keeps them in
+// registers.
+[[gnu::always_inline]] inline void store_text(std::string &value,
+					      std::span<const std::byte> payload,
+					      std::string_view context, std::string_view name)
+{
+	if (payload.empty() || payload.back() != std::byte{0}) [[unlikely]]
+		not_a_string(context, name);
+	const auto *text = reinterpret_cast<const char *>(payload.data());
+	// In place: a record decoded again into the same storage
+	// (RecordingReader::next(Record &)) keeps the string's buffer. clear()
+	// and append() rather than assign(), which is replace() and allows for
+	// the text overlapping the string.
+	value.clear();
+	value.append(text, ::strnlen(text, payload.size()));
+}
+
+template <typename Integer>
+[[gnu::always_inline]] inline Integer read_integer(std::span<const std::byte> payload,
+						   std::string_view context,
+						   std::string_view name)
+{
+	static_assert(std::is_same_v<Integer, std::uint32_t> ||
+		      std::is_same_v<Integer, std::uint64_t>, "wrong_size() names u32 and u64");
+	// Exact size: a u32 sent as u16 or u64 means the two sides disagree
+	// on the format, and guessing would hide that.
+	if (payload.size() != sizeof(Integer)) [[unlikely]]
+		wrong_size(context, name, payload.size(), sizeof(Integer));
+	Integer value;
+	std::memcpy(&value, payload.data(), sizeof value);
+	return value;
+}
+
+// The store for each kind of Destination.
+template <typename Record>
+[[gnu::always_inline]] inline void store_attribute(Record &, std::monostate,
+						   std::span<const std::byte>, std::string_view,
+						   std::string_view)
+{
+}
+
+template <typename Record>
+[[gnu::always_inline]] inline void store_attribute(Record &record, std::string Record::*field,
+						   std::span<const std::byte> payload,
+						   std::string_view context, std::string_view name)
+{
+	store_text(record.*field, payload, context, name);
+}
+
+template <typename Record, typename Integer>
+[[gnu::always_inline]] inline void store_attribute(Record &record, Integer Record::*field,
+						   std::span<const std::byte> payload,
+						   std::string_view context, std::string_view name)
+{
+	record.*field = read_integer<Integer>(payload, context, name);
+}
+
+template <typename Record, typename Integer>
+[[gnu::always_inline]] inline void
+store_attribute(Record &record, std::optional<Integer> Record::*field,
+		std::span<const std::byte> payload, std::string_view context, std::string_view name)
+{
+	record.*field = read_integer<Integer>(payload, context, name);
+}
+
+// Puts a field back to its value-initialised state, keeping a string's
+// buffer.
+template <typename Record> struct ResetField {
 	Record &record;
-	std::string_view context;
-	std::string_view name;
-	std::span<const std::byte> payload;
 
 	void operator()(std::monostate) const {}
-
-	void operator()(std::string Record::*field) const
-	{
-		auto text = nul_terminated(payload);
-		if (!text)
-			throw malformed(context, std::string(name) +
-					" is not a NUL-terminated string");
-		record.*field = std::move(*text);
-	}
-
+	void operator()(std::string Record::*field) const { (record.*field).clear(); }
 	template <typename Integer> void operator()(Integer Record::*field) const
 	{
-		record.*field = integer<Integer>();
+		record.*field = Integer{};
 	}
-
-	template <typename Integer>
-	void operator()(std::optional<Integer> Record::*field) const
+	template <typename Integer> void operator()(std::optional<Integer> Record::*field) const
 	{
-		record.*field = integer<Integer>();
-	}
-
-	template <typename Integer> Integer integer() const
-	{
-		// Exact size: a u32 sent as u16 or u64 means the two sides disagree
-		// on the format, and guessing would hide that.
-		if (payload.size() != sizeof(Integer))
-			throw malformed(context, std::string(name) + " has " +
-					std::to_string(payload.size()) + " bytes, expected " +
-					std::to_string(sizeof(Integer)) + " (" +
-					std::string(wire_type_name<Integer>) + ")");
-		Integer value;
-		std::memcpy(&value, payload.data(), sizeof value);
-		return value;
+		(record.*field).reset();
 	}
 };
+
+// std::visit() of a Destination, as a switch the compiler inlines: GCC 12
+// calls std::visit's dispatcher out of line, which cost more than the
+// store itself, once per attribute of every record.
+template <typename Record, typename Visitor>
+[[gnu::always_inline]] inline void visit_destination(const Destination<Record> &destination,
+						    Visitor &&visitor)
+{
+	static_assert(std::variant_size_v<Destination<Record>> == 6,
+		      "a new kind of Destination needs a case here");
+	switch (destination.index()) {
+	case 0: visitor(*std::get_if<0>(&destination)); break;
+	case 1: visitor(*std::get_if<1>(&destination)); break;
+	case 2: visitor(*std::get_if<2>(&destination)); break;
+	case 3: visitor(*std::get_if<3>(&destination)); break;
+	case 4: visitor(*std::get_if<4>(&destination)); break;
+	case 5: visitor(*std::get_if<5>(&destination)); break;
+	default: break; // valueless: a Destination is never left so
+	}
+}
 
 inline int stream_length(std::string_view context, AttributeStream stream)
 {
@@ -131,44 +207,208 @@ inline int stream_length(std::string_view context, AttributeStream stream)
 	return static_cast<int>(stream.size());
 }
 
+// One attribute of a stream, as libnl's nla_ok(), nla_next(), nla_type()
+// and nla_data() see it, with the same arithmetic. Inline rather than
+// libnl's: those are calls into the shared library, five per attribute,
+// and a recording holds millions of attributes.
+class AttributeCursor {
+	static constexpr std::uint16_t attribute_header_size = 4; // NLA_HDRLEN
+	static_assert(sizeof(nlattr) == attribute_header_size);
+
+public:
+	AttributeCursor(std::string_view context, AttributeStream stream)
+		: at_(stream.data()), remaining_(stream_length(context, stream))
+	{
+	}
+
+	// nla_ok(): the header fits, and the length it gives both covers the
+	// header and stays within the stream.
+	bool ok()
+	{
+		if (remaining_ < static_cast<int>(sizeof(nlattr)))
+			return false;
+		std::memcpy(&header_, at_, sizeof header_);
+		return header_.nla_len >= sizeof(nlattr) && header_.nla_len <= remaining_;
+	}
+	int type() const { return header_.nla_type & NLA_TYPE_MASK; }
+	std::span<const std::byte> payload() const
+	{
+		return {at_ + attribute_header_size,
+			static_cast<std::size_t>(header_.nla_len - attribute_header_size)};
+	}
+	// nla_next(): remaining may go below zero past an unpadded last one.
+	void next()
+	{
+		int total = (header_.nla_len + 3) & ~3; // NLA_ALIGN(), in int arithmetic
+		remaining_ -= total;
+		at_ += total;
+	}
+	int remaining() const { return remaining_; }
+
+private:
+	const std::byte *at_;
+	int remaining_;
+	nlattr header_{};
+};
+
+// What decoding needs to know of a rule table, worked out once per table
+// (index_rules()) rather than by searching it for every attribute.
+template <std::size_t rule_count> struct RuleIndex {
+	static_assert(rule_count < 64, "the masks below have a bit per rule");
+	// Attribute types below this find their rule in by_type; those above
+	// (no table has any yet) by a search.
+	static constexpr int direct_types = 64;
+	// The rule of each type, rule_count for types no rule names.
+	std::array<std::uint8_t, direct_types> by_type{};
+	std::uint64_t required = 0; // rules whose attribute must come
+	std::uint64_t valued = 0;   // rules that keep a value (all but padding)
+	std::uint64_t resettable = 0; // optional rules that keep a value
+};
+
+template <typename Record, std::size_t rule_count>
+constexpr RuleIndex<rule_count> index_rules(
+	const std::array<AttributeRule<Record>, rule_count> &rules)
+{
+	RuleIndex<rule_count> index;
+	index.by_type.fill(static_cast<std::uint8_t>(rule_count));
+	// Backwards, so that the first of two rules for one type wins, as in
+	// a search from the front.
+	for (std::size_t i = rule_count; i-- > 0;) {
+		const auto &rule = rules[i];
+		if (rule.type >= 0 && rule.type < index.direct_types)
+			index.by_type[static_cast<std::size_t>(rule.type)] =
+				static_cast<std::uint8_t>(i);
+		const std::uint64_t bit = std::uint64_t{1} << i;
+		const bool valued = !std::holds_alternative<std::monostate>(rule.destination);
+		if (rule.presence == Presence::required)
+			index.required |= bit;
+		if (valued)
+			index.valued |= bit;
+		if (valued && rule.presence == Presence::optional)
+			index.resettable |= bit;
+	}
+	return index;
+}
+
+// The walk decode_set_into() makes over a set's attributes, with what it
+// does to a field left to reset(which) and store(which, payload), which
+// is the rule at index which of rules.
+template <typename Record, std::size_t rule_count, typename Reset, typename Store>
+[[gnu::always_inline]] inline void
+walk_set(std::string_view context, AttributeStream stream,
+	 const std::array<AttributeRule<Record>, rule_count> &rules,
+	 const RuleIndex<rule_count> &index, Reset reset, Store store)
+{
+	for (std::uint64_t left = index.resettable; left != 0; left &= left - 1)
+		reset(static_cast<std::size_t>(std::countr_zero(left)));
+
+	std::uint64_t seen = 0;
+	AttributeCursor attribute(context, stream);
+	for (; attribute.ok(); attribute.next()) {
+		const int type = attribute.type();
+		std::size_t which = rule_count;
+		if (type < index.direct_types) [[likely]] {
+			which = index.by_type[static_cast<std::size_t>(type)];
+		} else {
+			which = 0;
+			while (which < rule_count && rules[which].type != type)
+				which++;
+		}
+		if (which == rule_count)
+			continue; // from a newer module; not ours to judge
+		const std::uint64_t bit = std::uint64_t{1} << which;
+		// Padding may come before every u64; a value must come once, or
+		// which one counts would be a guess.
+		if (seen & bit & index.valued) [[unlikely]]
+			throw malformed(context, std::string(rules[which].name) +
+					" appears more than once");
+		seen |= bit;
+		store(which, attribute.payload());
+	}
+	// nla_next() may overshoot below zero on an unpadded last attribute;
+	// only bytes left over mean a cut or corrupt stream.
+	if (attribute.remaining() > 0)
+		throw malformed(context, std::to_string(attribute.remaining()) +
+				" bytes after the last attribute do not form an attribute");
+
+	if ((seen & index.required) != index.required) [[unlikely]] {
+		for (std::size_t i = 0; i < rule_count; i++)
+			if ((index.required >> i & 1) && !(seen >> i & 1))
+				throw malformed(context, "missing " + std::string(rules[i].name));
+	}
+}
+
+// Decodes an attribute set into record, which is either value-initialised
+// or holds an earlier decode of the same set: its strings keep their
+// buffers, its optional fields are emptied first, and every other field a
+// rule names is required, so it is overwritten or the set is refused.
+// After a throw, record holds a mix of both. index is index_rules(rules).
+template <typename Record, std::size_t rule_count>
+void decode_set_into(std::string_view context, AttributeStream stream,
+		     const std::array<AttributeRule<Record>, rule_count> &rules,
+		     const RuleIndex<rule_count> &index, Record &record)
+{
+	walk_set(
+		context, stream, rules, index,
+		[&](std::size_t which) {
+			visit_destination(rules[which].destination, ResetField<Record>{record});
+		},
+		[&](std::size_t which, std::span<const std::byte> payload) {
+			visit_destination(rules[which].destination, [&](auto field) {
+				store_attribute(record, field, payload, context, rules[which].name);
+			});
+		});
+}
+
+template <typename Record, std::size_t rule_count>
+void decode_set_into(std::string_view context, AttributeStream stream,
+		     const std::array<AttributeRule<Record>, rule_count> &rules, Record &record)
+{
+	decode_set_into(context, stream, rules, index_rules(rules), record);
+}
+
+// decode_set_into() for a table known when compiling (constexpr), for the
+// sets that come by the million: each rule's field is then a constant, so
+// the store of an attribute is a jump to a move at a fixed offset instead
+// of a look at the rule's destination and a store through a member
+// pointer. The same table, so the same decoding.
+template <const auto &rules, typename Record>
+void decode_set_into(std::string_view context, AttributeStream stream, Record &record)
+{
+	static constexpr auto index = index_rules(rules);
+	// Calls act(std::integral_constant<std::size_t, which>) for the rule
+	// which, with the one comparison per rule turned into a jump table.
+	auto for_rule = [&]<typename Act>(std::size_t which, Act act) {
+		[&]<std::size_t... rule>(std::index_sequence<rule...>) {
+			(void)((which == rule ? (act(std::integral_constant<std::size_t, rule>{}), true)
+					      : false) ||
+			       ...);
+		}(std::make_index_sequence<rules.size()>{});
+	};
+	walk_set(
+		context, stream, rules, index,
+		[&](std::size_t which) {
+			for_rule(which, [&](auto rule) {
+				constexpr auto &destination = rules[rule].destination;
+				constexpr auto field = std::get<destination.index()>(destination);
+				ResetField<Record>{record}(field);
+			});
+		},
+		[&](std::size_t which, std::span<const std::byte> payload) {
+			for_rule(which, [&](auto rule) {
+				constexpr auto &destination = rules[rule].destination;
+				constexpr auto field = std::get<destination.index()>(destination);
+				store_attribute(record, field, payload, context, rules[rule].name);
+			});
+		});
+}
+
 template <typename Record, std::size_t rule_count>
 Record decode_set(std::string_view context, AttributeStream stream,
 		  const std::array<AttributeRule<Record>, rule_count> &rules)
 {
-	using Rule = AttributeRule<Record>;
 	Record record{};
-	std::bitset<rule_count> seen;
-	int remaining = stream_length(context, stream);
-	// Netlink keeps attributes 4-byte aligned within the message.
-	const auto *first = reinterpret_cast<const nlattr *>(stream.data());
-
-	for (const nlattr *attribute = first; nla_ok(attribute, remaining);
-	     attribute = nla_next(attribute, &remaining)) {
-		auto rule = std::ranges::find(rules, nla_type(attribute), &Rule::type);
-		if (rule == rules.end())
-			continue; // from a newer module; not ours to judge
-		auto index = static_cast<std::size_t>(rule - rules.begin());
-		// Padding may come before every u64; a value must come once, or
-		// which one counts would be a guess.
-		bool carries_value =
-			!std::holds_alternative<std::monostate>(rule->destination);
-		if (carries_value && seen.test(index))
-			throw malformed(context, std::string(rule->name) +
-					" appears more than once");
-		seen.set(index);
-		std::visit(StoreAttribute<Record>{record, context, rule->name,
-						  payload_of(*attribute)},
-			   rule->destination);
-	}
-	// nla_next() may overshoot below zero on an unpadded last attribute;
-	// only bytes left over mean a cut or corrupt stream.
-	if (remaining > 0)
-		throw malformed(context, std::to_string(remaining) +
-				" bytes after the last attribute do not form an attribute");
-
-	for (std::size_t i = 0; i < rule_count; i++)
-		if (rules[i].presence == Presence::required && !seen.test(i))
-			throw malformed(context, "missing " + std::string(rules[i].name));
+	decode_set_into(context, stream, rules, record);
 	return record;
 }
 

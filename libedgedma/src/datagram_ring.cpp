@@ -7,7 +7,11 @@
 #include <string>
 #include <system_error>
 
+#include <limits>
+
+#include <poll.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 
 #include <edgedma/error.hpp>
 
@@ -95,6 +99,11 @@ DatagramRing::DatagramRing(int fd, const RingOptions &options)
 {
 	if (options_.buffer_size == 0)
 		throw Error(std::string(context), "buffer size 0");
+	if (options_.mode == ReceiveMode::recv) {
+		mode_ = ReceiveMode::recv;
+		buffers_ = std::make_unique<std::byte[]>(options_.buffer_size);
+		return;
+	}
 	// recv needs IORING_OP_RECV (5.6); a kernel without the probe (5.5)
 	// has no IORING_OP_RECV either.
 	io_uring_probe *probe = io_uring_get_probe_ring(ring_.get());
@@ -268,6 +277,8 @@ std::size_t DatagramRing::wait(std::optional<std::chrono::nanoseconds> timeout,
 			       const DatagramHandler &on_datagram,
 			       const FailureHandler &on_failure)
 {
+	if (mode_ == ReceiveMode::recv)
+		return wait_recv(timeout, on_datagram, on_failure);
 	resubmit();
 
 	io_uring_cqe *cqe = nullptr;
@@ -370,6 +381,49 @@ std::size_t DatagramRing::outstanding() const
 // Cancels every recv and waits for its last completion, so that the kernel
 // is done with the buffers before they are freed. Should it not finish,
 // the buffers are leaked rather than freed under the kernel's hands.
+// poll(2), then recv(2) until the socket is empty: one system call per
+// datagram, as a program without io_uring would receive.
+std::size_t DatagramRing::wait_recv(std::optional<std::chrono::nanoseconds> timeout,
+				    const DatagramHandler &on_datagram,
+				    const FailureHandler &on_failure)
+{
+	int milliseconds = -1;
+	if (timeout) {
+		auto ns = std::max<std::int64_t>(timeout->count(), 0);
+		milliseconds = static_cast<int>(std::min<std::int64_t>(
+			(ns + 999'999) / 1'000'000, std::numeric_limits<int>::max()));
+	}
+	pollfd ready{fd_, POLLIN, 0};
+	int rc = ::poll(&ready, 1, milliseconds);
+	if (rc < 0 && errno != EINTR)
+		throw failure("poll", errno);
+	if (rc <= 0)
+		return 0;
+
+	std::size_t handled = 0;
+	for (;;) {
+		ssize_t length = ::recv(fd_, buffer(0), options_.buffer_size, MSG_DONTWAIT);
+		if (length >= 0) {
+			handled++;
+			counters_.datagrams++;
+			on_datagram({buffer(0), static_cast<std::size_t>(length)});
+			continue;
+		}
+		int error_number = errno;
+		if (error_number == EAGAIN || error_number == EWOULDBLOCK)
+			break;
+		if (error_number == EINTR)
+			continue;
+		handled++;
+		counters_.failures++;
+		on_failure({error_number, false});
+		// An overflow (ENOBUFS) leaves the socket readable; others end here.
+		if (error_number != ENOBUFS)
+			break;
+	}
+	return handled;
+}
+
 void DatagramRing::drain_for_teardown()
 {
 	if (outstanding() == 0)

@@ -3,8 +3,10 @@
 
 // Receiving datagrams from one socket with io_uring, in one ring: either a
 // multishot recv that picks buffers from a provided-buffer ring (Linux 6.0
-// on), or several single-shot recvs in flight, resubmitted in batches. It
-// knows nothing of netlink, so tests drive it with any datagram socket.
+// on), or several single-shot recvs in flight, resubmitted in batches. For
+// comparison (the benchmarks, edgedma watch --receive recv) it can also
+// receive without io_uring: poll(2) and one recv(2) per datagram. It knows
+// nothing of netlink, so tests drive it with any datagram socket.
 
 #include <chrono>
 #include <cstddef>
@@ -39,7 +41,7 @@ public:
 	DatagramRing(const DatagramRing &) = delete;
 	DatagramRing &operator=(const DatagramRing &) = delete;
 
-	// multishot or batched.
+	// multishot, batched or recv.
 	ReceiveMode mode() const { return mode_; }
 
 	// A recv that failed. ENOBUFS from a multishot recv means either that
@@ -117,6 +119,9 @@ private:
 	std::byte *buffer(std::uint32_t index) const;
 	std::size_t outstanding() const;
 	void drain_for_teardown();
+	std::size_t wait_recv(std::optional<std::chrono::nanoseconds> timeout,
+			      const DatagramHandler &on_datagram,
+			      const FailureHandler &on_failure);
 
 	int fd_;
 	RingOptions options_;

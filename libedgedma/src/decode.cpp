@@ -32,7 +32,7 @@ const std::array<AttributeRule<Info>, 9> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_MODE), &Info::hook_mode, required},
 }};
 
-const std::array<AttributeRule<Stats>, 14> stats_rules{{
+const std::array<AttributeRule<Stats>, 15> stats_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_STATS_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REQUESTS), &Stats::requests, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REJECTED), &Stats::rejected, required},
@@ -49,6 +49,7 @@ const std::array<AttributeRule<Stats>, 14> stats_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_MAP_EVENTS), &Stats::map_events, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_MAP_EVENTS_DROPPED), &Stats::map_events_dropped,
 	 required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_MEMORY), &Stats::memory, optional},
 }};
 
 const std::array<AttributeRule<Finding>, 14> finding_rules{{
@@ -85,7 +86,9 @@ const std::array<AttributeRule<Mapping>, 14> mapping_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_SG_COUNT), &Mapping::sg_count, optional},
 }};
 
-const std::array<AttributeRule<MapEvent>, 14> map_event_rules{{
+// constexpr: mapping events come by the million (recordings, the event
+// stream), and decode_set_into<map_event_rules>() compiles this table.
+constexpr std::array<AttributeRule<MapEvent>, 14> map_event_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_MAP_EVENT_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_CPU), &MapEvent::cpu, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENT_SEQ), &MapEvent::seq, required},
@@ -271,7 +274,15 @@ Policy decode_policy(AttributeStream attributes, std::string_view context)
 
 MapEvent decode_map_event(AttributeStream attributes, std::string_view context)
 {
-	return decode_set(context, attributes, map_event_rules);
+	MapEvent event;
+	decode_set_into<map_event_rules>(context, attributes, event);
+	return event;
+}
+
+void decode_map_event_into(AttributeStream attributes, std::string_view context,
+			   MapEvent &event)
+{
+	decode_set_into<map_event_rules>(context, attributes, event);
 }
 
 std::vector<MapEvent> decode_map_events(AttributeStream attributes, std::string_view context)

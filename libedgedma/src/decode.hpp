@@ -42,6 +42,11 @@ Finding decode_finding(AttributeStream attributes, std::string_view context);
 Mapping decode_mapping(AttributeStream attributes, std::string_view context);
 Policy decode_policy(AttributeStream attributes, std::string_view context);
 MapEvent decode_map_event(AttributeStream attributes, std::string_view context);
+// The same into an event that may hold an earlier one, reusing its strings'
+// buffers (decode_set_into()): the recording reader's path for the bulk of
+// a recording. On a throw, event holds a mix of the two.
+void decode_map_event_into(AttributeStream attributes, std::string_view context,
+			   MapEvent &event);
 // The events of a MAP_EVENTS notification (nested EDGEDMA_A_MAP_EVENTS_EVENT).
 std::vector<MapEvent> decode_map_events(AttributeStream attributes, std::string_view context);
 

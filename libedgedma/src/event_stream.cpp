@@ -50,6 +50,7 @@ std::string_view receive_mode_name(ReceiveMode mode)
 	case ReceiveMode::automatic: return "automatic";
 	case ReceiveMode::multishot: return "multishot";
 	case ReceiveMode::batched: return "batched";
+	case ReceiveMode::recv: return "recv";
 	}
 	return "?";
 }

@@ -229,7 +229,7 @@ public:
 	Impl(const Impl &) = delete;
 	Impl &operator=(const Impl &) = delete;
 
-	std::optional<Record> next()
+	bool next(Record &record)
 	{
 		while (offset_ < bytes_.size()) {
 			std::uint64_t at = offset_;
@@ -255,23 +255,23 @@ public:
 			auto payload = bytes_.subspan(offset_ + record_header_size, header.length);
 			// The last record's padding may be missing: nothing is lost.
 			offset_ = std::min<std::uint64_t>(offset_ + total, bytes_.size());
-			std::string context = "record at offset " + std::to_string(at) + " (" +
-					      std::string(detail::record_type_name(header.type)) + ")";
-			std::optional<Record> record;
+			bool known;
 			try {
-				record = detail::decode_record(header.type, payload, context);
+				// No context: naming the record costs more than decoding
+				// it, so that is done only when it turns out bad.
+				known = detail::decode_record_into(header.type, payload, {}, record);
 			} catch (const Error &error) {
-				throw Error(name_, error.what(), error.error_number());
+				throw naming_record(error, at, header.type);
 			}
-			if (!record) {
+			if (!known) {
 				skipped_++;
 				continue;
 			}
-			if (std::holds_alternative<RecordingEnd>(*record))
+			if (header.type == static_cast<std::uint16_t>(detail::RecordType::end))
 				complete_ = true;
-			return record;
+			return true;
 		}
-		return std::nullopt;
+		return false;
 	}
 
 	const RecordingHeader &header() const { return header_; }
@@ -289,6 +289,20 @@ private:
 	Error bad(std::uint64_t at, const std::string &what) const
 	{
 		return Error(name_, "offset " + std::to_string(at) + ": " + what);
+	}
+
+	// A decoder's error about the record at offset at, type type: named
+	// by the file, and by the record where the decoder had no name of its
+	// own for it (it was given none).
+	Error naming_record(const Error &error, std::uint64_t at, std::uint16_t type) const
+	{
+		if (!error.context().empty())
+			return Error(name_, error.what(), error.error_number());
+		return Error(name_,
+			     "record at offset " + std::to_string(at) + " (" +
+				     std::string(detail::record_type_name(type)) +
+				     "): " + error.message(),
+			     error.error_number());
 	}
 
 	void read_header()
@@ -345,7 +359,15 @@ const RecordingHeader &RecordingReader::header() const
 
 std::optional<Record> RecordingReader::next()
 {
-	return impl_->next();
+	std::optional<Record> record(std::in_place);
+	if (!impl_->next(*record))
+		return std::nullopt;
+	return record;
+}
+
+bool RecordingReader::next(Record &record)
+{
+	return impl_->next(record);
 }
 
 std::uint64_t RecordingReader::offset() const

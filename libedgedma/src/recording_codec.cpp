@@ -204,4 +204,22 @@ std::optional<Record> decode_record(std::uint16_t type, std::span<const std::byt
 	return std::nullopt;
 }
 
+bool decode_record_into(std::uint16_t type, std::span<const std::byte> payload,
+			std::string_view context, Record &record)
+{
+	// Mapping events are nearly all of a recording: decoded in place.
+	if (static_cast<RecordType>(type) == RecordType::map_event) [[likely]] {
+		auto *event = std::get_if<MapEvent>(&record);
+		if (!event) [[unlikely]]
+			event = &record.emplace<MapEvent>();
+		decode_map_event_into(payload, context, *event);
+		return true;
+	}
+	std::optional<Record> decoded = decode_record(type, payload, context);
+	if (!decoded)
+		return false;
+	record = std::move(*decoded);
+	return true;
+}
+
 } // namespace edgedma::detail

@@ -39,6 +39,12 @@ RecordType encode_record(const Record &record, std::vector<std::byte> &out);
 // context names the record in errors (its offset in the file).
 std::optional<Record> decode_record(std::uint16_t type, std::span<const std::byte> payload,
 				    std::string_view context);
+// The same into record, reusing its storage when it holds a record of the
+// same kind (mapping events: their strings' buffers). False for a type this
+// library does not know, record then unchanged. On a throw, record is valid
+// but its value unspecified.
+bool decode_record_into(std::uint16_t type, std::span<const std::byte> payload,
+			std::string_view context, Record &record);
 
 std::string_view record_type_name(std::uint16_t type);
 

@@ -80,6 +80,7 @@ Json stats_json(const Stats &stats)
 		{"unseen_mappings", stats.unseen_mappings},
 		{"map_events", stats.map_events},
 		{"map_events_dropped", stats.map_events_dropped},
+		{"memory", stats.memory ? Json(*stats.memory) : Json(nullptr)},
 	};
 }
 

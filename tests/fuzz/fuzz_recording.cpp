@@ -6,6 +6,9 @@
 // promises of analysis.hpp (bounds, totals that add up). Any other
 // exception, a crash, a sanitizer report or a broken promise is a finding.
 //
+// Reading with next(Record &), which reuses the record's storage, must
+// give what next() gives, error included.
+//
 // What was read must also survive a round trip: the records written again
 // with encode_recording() read back equal. A reader and a writer that
 // disagree are a finding too (the target traps).
@@ -19,6 +22,7 @@
 #include <memory>
 #include <numeric>
 #include <span>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -52,6 +56,7 @@ struct Read {
 	std::uint64_t skipped = 0;
 	bool complete = false;
 	bool failed = false; // an Error ended the reading
+	std::string error;   // its what()
 };
 
 Read read_all(std::span<const std::byte> bytes)
@@ -73,10 +78,33 @@ Read read_all(std::span<const std::byte> bytes)
 			finding("the reader's offset is past the end of the file");
 		read.skipped = reader.skipped();
 		read.complete = reader.complete();
-	} catch (const edgedma::Error &) {
+	} catch (const edgedma::Error &error) {
 		read.failed = true; // bad input, reported as such
+		read.error = error.what();
 	}
 	return read;
+}
+
+// next(Record &), which decodes into what the record held before, must
+// read exactly what next() reads: the same records and the same error,
+// whatever an earlier record left in the storage.
+void check_reuse(std::span<const std::byte> bytes, const Read &read)
+{
+	std::size_t count = 0;
+	std::string error;
+	try {
+		edgedma::RecordingReader reader(bytes);
+		edgedma::Record record;
+		while (reader.next(record)) {
+			if (count >= read.records.size() || !(record == read.records[count]))
+				finding("next(Record &) read another record than next()");
+			count++;
+		}
+	} catch (const edgedma::Error &caught) {
+		error = caught.what();
+	}
+	if (count != read.records.size() || error != read.error)
+		finding("next(Record &) ended elsewhere or otherwise than next()");
 }
 
 template <typename Number> Number sum(const std::vector<Number> &values)
@@ -183,6 +211,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
 	if (size)
 		std::memcpy(bytes.get(), data, size);
 	Read read = read_all({bytes.get(), size});
+	check_reuse({bytes.get(), size}, read);
 	analyze(read);
 	round_trip(read);
 	return 0;

@@ -81,7 +81,7 @@ Stats sample_stats(std::uint64_t scale)
 		.mappings_live = 12, .pool_size = 4096, .pool_exhausted = 0,
 		.findings = 2 * scale, .events_dropped = 0, .untracked_devices = 0,
 		.hook_missed = 1, .unseen_mappings = 0, .map_events = 40 * scale,
-		.map_events_dropped = 1};
+		.map_events_dropped = 1, .memory = 3 << 20};
 }
 
 Finding sample_finding(std::uint64_t seq, std::uint32_t kind, std::uint64_t time_ns)

@@ -127,6 +127,28 @@ static ssize_t read_file(const char *path, char *buf, size_t n)
 	return len;
 }
 
+/*
+ * Where a loaded module's memory starts and how long it is, from
+ * /proc/modules ("name size refs deps state address"); false if it is not
+ * loaded or its address is hidden (kptr_restrict).
+ */
+static bool module_range(const char *name, unsigned long long *base,
+			 unsigned long long *size)
+{
+	char line[512], mod[64];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/modules", "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%63s %llu %*s %*s %*s %llx", mod, size,
+			       base) == 3 && !strcmp(mod, name) && *base;
+	fclose(f);
+	return found;
+}
+
 /* The first line of a file, without its newline. */
 static int read_line(const char *path, char *buf, size_t n)
 {
@@ -825,7 +847,9 @@ static void check_mode(struct __test_metadata *_metadata,
 	};
 	struct findings_dump *d;
 	char path[PATH_MAX], where[64], reason[256];
+	unsigned long long edu_base = 0, edu_size = 0;
 	unsigned int i, wrong = 0;
+	bool have_edu_range;
 	int runs, err;
 	__u64 seq;
 
@@ -927,6 +951,7 @@ static void check_mode(struct __test_metadata *_metadata,
 			TH_LOG("mode %s gave no %s finding", c->mode,
 			       kind_name(c->expect));
 	}
+	have_edu_range = module_range(EDU_NAME, &edu_base, &edu_size);
 	for (i = 0; i < d->n; i++) {
 		const struct finding *f = &d->f[i];
 		bool ok = true;
@@ -950,6 +975,22 @@ static void check_mode(struct __test_metadata *_metadata,
 		EXPECT_TRUE(f->have_caller && f->caller)
 			TH_LOG("finding %llu has no caller",
 			       (unsigned long long)f->seq);
+		/*
+		 * The driver made every call: a caller elsewhere is a frame
+		 * of the DMA API or of the hook (tracepoint mode reads it off
+		 * the stack).
+		 */
+		if (f->have_caller && have_edu_range) {
+			bool inside = f->caller >= edu_base &&
+				      f->caller < edu_base + edu_size;
+
+			ok &= inside;
+			EXPECT_TRUE(inside)
+				TH_LOG("finding %llu: caller %#llx is outside %s [%#llx, +%llu)",
+				       (unsigned long long)f->seq,
+				       (unsigned long long)f->caller, EDU_NAME,
+				       edu_base, edu_size);
+		}
 		ok &= f->have_detail && f->detail[0];
 		EXPECT_TRUE(f->have_detail && f->detail[0])
 			TH_LOG("finding %llu has no detail",

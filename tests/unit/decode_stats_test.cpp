@@ -25,6 +25,7 @@ const Stats sample_stats{
 	.unseen_mappings = 8,
 	.map_events = 0x2'0000'0001,
 	.map_events_dropped = 11,
+	.memory = 3'500'000,
 };
 
 struct Counter {
@@ -59,6 +60,8 @@ GenlMessage stats_reply(const Stats &stats, std::optional<int> left_out = std::n
 		if (counter.type != left_out)
 			reply.put_u64_padded(counter.type, stats.*counter.field,
 					     EDGEDMA_A_STATS_PAD);
+	if (stats.memory)
+		reply.put_u64_padded(EDGEDMA_A_STATS_MEMORY, *stats.memory, EDGEDMA_A_STATS_PAD);
 	return reply;
 }
 
@@ -84,7 +87,15 @@ TEST(DecodeStats, RoundTripsCountersWithAPadBeforeEach)
 	GenlMessage reply(EDGEDMA_CMD_GET_STATS);
 	for (const auto &counter : counters)
 		reply.put_pad(EDGEDMA_A_STATS_PAD).put_u64(counter.type, sample_stats.*counter.field);
+	reply.put_pad(EDGEDMA_A_STATS_PAD).put_u64(EDGEDMA_A_STATS_MEMORY, *sample_stats.memory);
 	EXPECT_EQ(decode_stats(reply.attributes()), sample_stats);
+}
+
+TEST(DecodeStats, TakesAModuleThatDoesNotCountItsMemory)
+{
+	Stats older = sample_stats;
+	older.memory.reset();
+	EXPECT_EQ(decode_stats(stats_reply(older).attributes()), older);
 }
 
 TEST(DecodeStats, SkipsCountersItDoesNotKnow)

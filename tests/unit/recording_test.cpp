@@ -2,6 +2,7 @@
 //
 // The recording file format as Documentation/recording-format.rst describes
 // it: round trips, and clear errors for files that are cut, damaged or newer.
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -99,6 +100,14 @@ template <typename Plain> void overwrite(std::vector<std::byte> &bytes, std::siz
 }
 
 constexpr std::size_t first_record = 32;
+
+// The payload length in the header of the record at offset.
+std::uint32_t payload_length(const std::vector<std::byte> &bytes, std::size_t offset)
+{
+	std::uint32_t length;
+	std::memcpy(&length, bytes.data() + offset + 4, sizeof length);
+	return length;
+}
 
 TEST(Recording, EveryRecordKindRoundTrips)
 {
@@ -226,6 +235,78 @@ TEST(Recording, ALargerHeaderFromALaterMinorVersionIsSkipped)
 	EXPECT_EQ(std::get<Finding>(records[0]).seq, 3u);
 }
 
+std::vector<Record> read_all_into_one(RecordingReader &reader)
+{
+	std::vector<Record> records;
+	Record record;
+	while (reader.next(record))
+		records.push_back(record);
+	return records;
+}
+
+TEST(Recording, NextIntoOneRecordReadsWhatNextReads)
+{
+	// Mapping events that set what the next one leaves out (cpu_phys,
+	// nents, a long driver name), with other kinds between them.
+	auto records = every_kind_of_record();
+	MapEvent full = sample_map_event(0, 1);
+	full.cpu_phys = 0x1234'5000;
+	full.driver = "a_driver_name_longer_than_any_small_string";
+	MapEvent bare = sample_map_event(3, 2);
+	bare.nents = 0;
+	bare.driver = "";
+	bare.device = "nvme0";
+	records.insert(records.begin() + 1, {full, bare, full, sample_finding(7), bare});
+	auto bytes = encode_recording({}, records);
+
+	RecordingReader reader(bytes);
+	EXPECT_EQ(read_all_into_one(reader), records);
+	EXPECT_TRUE(reader.complete());
+	EXPECT_EQ(reader.offset(), bytes.size());
+
+	Record left = sample_finding(4);
+	EXPECT_FALSE(reader.next(left));
+	EXPECT_EQ(left, Record{sample_finding(4)}) << "the end leaves the record alone";
+}
+
+TEST(Recording, NextIntoOneRecordSkipsUnknownTypes)
+{
+	auto bytes = encode_recording({}, std::vector<Record>{sample_map_event(0, 1)});
+	std::vector<std::byte> future(16);
+	overwrite<std::uint16_t>(future, 0, 200);
+	overwrite<std::uint32_t>(future, 4, 5);
+	bytes.insert(bytes.begin() + first_record, future.begin(), future.end());
+	RecordingReader reader(bytes);
+	Record record;
+	ASSERT_TRUE(reader.next(record));
+	EXPECT_EQ(record, Record{sample_map_event(0, 1)});
+	EXPECT_FALSE(reader.next(record));
+	EXPECT_EQ(reader.skipped(), 1u);
+}
+
+TEST(Recording, CorruptMapEventsAreNamedByOffsetAndType)
+{
+	// The second event's CPU (its first attribute) is 5 bytes long.
+	auto bytes = encode_recording(
+		{}, std::vector<Record>{sample_map_event(0, 1), sample_map_event(0, 2)});
+	std::size_t second = first_record + 8 + ((payload_length(bytes, first_record) + 7) & ~7u);
+	overwrite<std::uint16_t>(bytes, second + 8, 9);
+	const std::string expected = "recording: record at offset " + std::to_string(second) +
+				     " (MAP_EVENT): EDGEDMA_A_MAP_EVENT_CPU has 5 bytes, "
+				     "expected 4 (u32)";
+	EXPECT_EQ(error_of(bytes), expected);
+
+	RecordingReader reader(bytes);
+	Record record;
+	ASSERT_TRUE(reader.next(record));
+	try {
+		reader.next(record);
+		FAIL() << "no error";
+	} catch (const Error &error) {
+		EXPECT_EQ(std::string(error.what()), expected);
+	}
+}
+
 TEST(Recording, MissingFileSaysSo)
 {
 	try {
@@ -250,6 +331,76 @@ TEST(MapEventCodec, NotificationWithSeveralEventsDecodes)
 	}
 	auto decoded = detail::decode_map_events(message.attributes(), "MAP_EVENTS");
 	EXPECT_EQ(decoded, sent);
+}
+
+TEST(MapEventCodec, DecodingIntoAnEarlierEventGivesTheFreshDecode)
+{
+	MapEvent earlier = sample_map_event(1, 9);
+	earlier.cpu_phys = 0x4000'1000;
+	earlier.device = "a-device-name-too-long-for-the-small-string-buffer";
+	MapEvent sent = sample_map_event(2, 10);
+	sent.nents = 0; // absent on the wire, like cpu_phys
+	std::vector<std::byte> attributes;
+	detail::encode_map_event(sent, attributes);
+
+	MapEvent decoded = earlier;
+	detail::decode_map_event_into(attributes, "MAP_EVENTS", decoded);
+	EXPECT_EQ(decoded, sent);
+	EXPECT_EQ(decoded, detail::decode_map_event(attributes, "MAP_EVENTS"));
+}
+
+// Attributes split at their boundaries, for reordering.
+std::vector<std::vector<std::byte>> split_attributes(const std::vector<std::byte> &stream)
+{
+	std::vector<std::vector<std::byte>> parts;
+	std::size_t at = 0;
+	while (at < stream.size()) {
+		std::uint16_t length;
+		std::memcpy(&length, stream.data() + at, sizeof length);
+		std::size_t total = (length + 3u) & ~std::size_t{3};
+		parts.emplace_back(stream.begin() + static_cast<std::ptrdiff_t>(at),
+				   stream.begin() + static_cast<std::ptrdiff_t>(at + total));
+		at += total;
+	}
+	return parts;
+}
+
+TEST(MapEventCodec, AnyAttributeOrderAndUnknownTypesAreAccepted)
+{
+	MapEvent sent = sample_map_event(2, 10);
+	sent.cpu_phys = 0x4000'1000;
+	std::vector<std::byte> attributes;
+	detail::encode_map_event(sent, attributes);
+	auto parts = split_attributes(attributes);
+	std::ranges::reverse(parts);
+	// From a newer module: a type past any the decoder indexes, and one
+	// just past the last it knows.
+	for (std::uint16_t type : {std::uint16_t{300}, std::uint16_t{EDGEDMA_A_MAP_EVENT_MAX + 1}}) {
+		std::vector<std::byte> unknown(8);
+		std::uint16_t length = 8;
+		std::memcpy(unknown.data(), &length, sizeof length);
+		std::memcpy(unknown.data() + 2, &type, sizeof type);
+		parts.insert(parts.begin() + 3, unknown);
+	}
+	std::vector<std::byte> reordered;
+	for (const auto &part : parts)
+		reordered.insert(reordered.end(), part.begin(), part.end());
+	EXPECT_EQ(detail::decode_map_event(reordered, "MAP_EVENTS"), sent);
+}
+
+TEST(MapEventCodec, RepeatedAttributeIsRefused)
+{
+	std::vector<std::byte> attributes;
+	detail::encode_map_event(sample_map_event(2, 10), attributes);
+	auto parts = split_attributes(attributes);
+	attributes.insert(attributes.end(), parts[1].begin(), parts[1].end());
+	try {
+		detail::decode_map_event(attributes, "MAP_EVENTS");
+		FAIL() << "no error";
+	} catch (const Error &error) {
+		EXPECT_EQ(std::string(error.what()),
+			  "MAP_EVENTS: EDGEDMA_A_MAP_EVENT_SEQ appears more than once");
+	}
 }
 
 TEST(MapEventCodec, MissingAttributeIsNamed)

@@ -75,6 +75,7 @@ const Stats sample_stats{
 	.unseen_mappings = 6,
 	.map_events = 900,
 	.map_events_dropped = 12,
+	.memory = 3'400'000,
 };
 
 TEST(StatusJson, SaysNoneWhenNotHooked)
@@ -95,7 +96,7 @@ TEST(StatusJson, CarriesEveryCounterOnlyWhenRead)
 					 "pool_size", "pool_exhausted", "findings",
 					 "events_dropped", "untracked_devices",
 					 "hook_missed", "unseen_mappings", "map_events",
-					 "map_events_dropped"}));
+					 "map_events_dropped", "memory"}));
 	EXPECT_EQ(parsed["stats"]["requests"], 12);
 	EXPECT_EQ(parsed["stats"]["rejected"], 0x1'0000'0000);
 	EXPECT_EQ(parsed["stats"]["calls"], 5000);
@@ -109,6 +110,7 @@ TEST(StatusJson, CarriesEveryCounterOnlyWhenRead)
 	EXPECT_EQ(parsed["stats"]["unseen_mappings"], 6);
 	EXPECT_EQ(parsed["stats"]["map_events"], 900);
 	EXPECT_EQ(parsed["stats"]["map_events_dropped"], 12);
+	EXPECT_EQ(parsed["stats"]["memory"], 3'400'000);
 }
 
 TEST(StatusText, ShowsEveryFactWithUnits)
@@ -143,7 +145,8 @@ TEST(StatusText, SaysNoneWithoutHookModesAndShowsStats)
 				   "untracked-device calls: 2\n"
 				   "calls hooks missed:     4\n"
 				   "unmaps of unseen maps:  6\n"
-				   "mapping events:         900 (12 dropped)\n"));
+				   "mapping events:         900 (12 dropped)\n"
+				   "kernel memory held:     3400000 bytes\n"));
 }
 
 } // namespace

@@ -37,6 +37,8 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 			{"map_events", stats->map_events},
 			{"map_events_dropped", stats->map_events_dropped},
 		};
+	if (stats && stats->memory)
+		status["stats"]["memory"] = *stats->memory;
 	return status;
 }
 
@@ -74,6 +76,8 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 		line("unmaps of unseen maps", stats->unseen_mappings);
 		line("mapping events", std::to_string(stats->map_events) + " (" +
 				       std::to_string(stats->map_events_dropped) + " dropped)");
+		if (stats->memory)
+			line("kernel memory held", bytes(*stats->memory));
 	}
 	return text.str();
 }

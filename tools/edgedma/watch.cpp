@@ -37,6 +37,8 @@ ReceiveMode receive_mode(const std::string &name)
 		return ReceiveMode::multishot;
 	if (name == "batched")
 		return ReceiveMode::batched;
+	if (name == "recv")
+		return ReceiveMode::recv;
 	return ReceiveMode::automatic;
 }
 
@@ -124,8 +126,9 @@ Action setup_watch(CLI::App &command)
 		->check(CLI::PositiveNumber);
 	command.add_option("--receive", options->receive,
 			   "How io_uring receives: multishot (Linux 6.0+), batched, or "
-			   "auto (multishot where the kernel has it)")
-		->check(CLI::IsMember({"auto", "multishot", "batched"}))
+			   "auto (multishot where the kernel has it); recv receives without "
+			   "io_uring, a system call per message (for comparison)")
+		->check(CLI::IsMember({"auto", "multishot", "batched", "recv"}))
 		->default_str("auto");
 	command.add_option("--receive-buffer", options->receive_buffer,
 			   "Socket receive buffer to ask for, bytes (a small one shows how "

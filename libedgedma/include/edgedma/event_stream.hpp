@@ -54,6 +54,7 @@ enum class ReceiveMode {
 	automatic, // multishot where the kernel has it, batched otherwise
 	multishot, // one multishot recv with a ring of provided buffers (6.0+)
 	batched,   // several single-shot recvs in flight, resubmitted in batches
+	recv,      // no io_uring: poll(2) and a recv(2) per datagram (to compare)
 };
 EDGEDMA_API std::string_view receive_mode_name(ReceiveMode mode);
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct Stats {
 	// dropped by the module, all CPUs.
 	std::uint64_t map_events = 0;
 	std::uint64_t map_events_dropped = 0;
+	// Kernel memory the module holds (preallocated at load), bytes; modules
+	// (and recordings) from before it was counted do not say.
+	std::optional<std::uint64_t> memory;
 
 	bool operator==(const Stats &) const = default;
 };

@@ -144,6 +144,11 @@ public:
 	const RecordingHeader &header() const;
 	// The next record; nothing at the end of the file.
 	std::optional<Record> next();
+	// The next record into record, false at the end of the file (record
+	// then unchanged). A loop that keeps one Record reuses its storage: the
+	// mapping events that make up most of a recording then cost no memory
+	// allocation. After a throw, record is valid but its value unspecified.
+	bool next(Record &record);
 
 	std::uint64_t offset() const;      // of the next record
 	std::uint64_t size() const;        // of the whole file, bytes

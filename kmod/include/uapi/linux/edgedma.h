@@ -204,6 +204,7 @@ enum {
 	EDGEDMA_A_STATS_UNSEEN_MAPPINGS, /* unmaps, syncs of mappings made unseen */
 	EDGEDMA_A_STATS_MAP_EVENTS,	/* mapping events numbered, all CPUs */
 	EDGEDMA_A_STATS_MAP_EVENTS_DROPPED, /* of those, not buffered */
+	EDGEDMA_A_STATS_MEMORY,		/* bytes of kernel memory held */
 
 	__EDGEDMA_A_STATS_MAX,
 	EDGEDMA_A_STATS_MAX = (__EDGEDMA_A_STATS_MAX - 1)
