@@ -94,7 +94,7 @@ _edgedma() {
 		_edgedma_files "$cur"
 		return ;;
 	--receive)
-		COMPREPLY=($(compgen -W "auto multishot batched" -- "$cur"))
+		COMPREPLY=($(compgen -W "auto multishot batched recv" -- "$cur"))
 		return ;;
 	--coherency)
 		COMPREPLY=($(compgen -W "auto coherent noncoherent" -- "$cur"))
