@@ -155,8 +155,10 @@ static unsigned long edgedma_tp_caller_unwound(unsigned long *api_ret)
  * the API functions sharing an event, e.g. dma_map_sg_attrs and
  * dma_map_sgtable for dma_map_sg). When both match, the frames between
  * the probe and the caller are the ones measured, so both slots hold
- * return addresses that live calls pushed: nothing stale is read. Anything
- * else takes the unwinder, and teaches a new layout while there is room.
+ * return addresses that live calls pushed: nothing stale is read, as long
+ * as the slots were told apart from stale copies of the same values when
+ * they were learned (edgedma_tp_find_slot()). Anything else takes the
+ * unwinder, and teaches a new layout while there is room.
  */
 #define EDGEDMA_TP_LAYOUTS	32
 /* Farthest a slot is looked for above the probe's stack pointer. */
@@ -185,16 +187,27 @@ static bool edgedma_tp_stack_word(unsigned long sp, unsigned int off,
 	return true;
 }
 
+/*
+ * The one slot in [from, EDGEDMA_TP_SCAN_BYTES) holding @value. Holes in
+ * the frames (padding, locals not yet written) keep words of earlier,
+ * deeper calls, and those include the same return addresses: a value seen
+ * twice cannot tell which slot the live call pushed, so nothing is learned
+ * from this call and a later one tries again.
+ */
 static bool edgedma_tp_find_slot(unsigned long sp, unsigned int from,
 				 unsigned long value, unsigned int *off)
 {
+	unsigned int at, found = 0;
 	unsigned long w;
 
-	for (*off = from; *off < EDGEDMA_TP_SCAN_BYTES;
-	     *off += sizeof(unsigned long))
-		if (edgedma_tp_stack_word(sp, *off, &w) && w == value)
-			return true;
-	return false;
+	for (at = from; at < EDGEDMA_TP_SCAN_BYTES; at += sizeof(unsigned long)) {
+		if (!edgedma_tp_stack_word(sp, at, &w) || w != value)
+			continue;
+		if (found++)
+			return false;
+		*off = at;
+	}
+	return found == 1;
 }
 
 static void edgedma_tp_learn_layout(unsigned long probe_ret, unsigned long sp,
@@ -204,8 +217,8 @@ static void edgedma_tp_learn_layout(unsigned long probe_ret, unsigned long sp,
 	unsigned int api_off, caller_off, n;
 
 	if (!edgedma_tp_find_slot(sp, 0, api_ret, &api_off) ||
-	    !edgedma_tp_find_slot(sp, api_off + sizeof(unsigned long), caller,
-				  &caller_off))
+	    !edgedma_tp_find_slot(sp, 0, caller, &caller_off) ||
+	    caller_off <= api_off)
 		return;
 	n = atomic_inc_return(&edgedma_tp_layouts_claimed);
 	if (n > EDGEDMA_TP_LAYOUTS)

@@ -9,6 +9,11 @@
  * same slot), with the time. A page mapped for DMA within a short while of
  * being returned there came from vmalloc memory: that is how drivers build
  * such mappings.
+ *
+ * A remembered page is only believed while the vmalloc address it was looked
+ * up for still maps it: vfree() and vunmap() clear the page table entries
+ * before the pages go back to the allocator, so a page that is ordinary
+ * memory again (freed module text, a freed remapping) no longer matches.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -16,6 +21,7 @@
 #include <linux/jiffies.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/rcupdate.h>
 #include <linux/vmalloc.h>
 
@@ -33,6 +39,7 @@
 
 struct edgedma_vmalloc_seen {
 	const struct page *page;
+	unsigned long addr;	/* the vmalloc address looked up */
 	unsigned long when;	/* jiffies */
 	unsigned long caller;	/* who looked the page up */
 };
@@ -80,7 +87,10 @@ static int edgedma_vmalloc_to_page_entry(struct kretprobe_instance *ri,
 {
 	unsigned long addr = regs_get_kernel_argument(regs, 0);
 
-	return is_vmalloc_addr((const void *)addr) ? 0 : 1;
+	if (!is_vmalloc_addr((const void *)addr))
+		return 1;
+	*(unsigned long *)ri->data = addr;
+	return 0;
 }
 
 static int edgedma_vmalloc_to_page_ret(struct kretprobe_instance *ri,
@@ -90,9 +100,12 @@ static int edgedma_vmalloc_to_page_ret(struct kretprobe_instance *ri,
 	unsigned long caller = edgedma_kretprobe_return_address(ri);
 	struct edgedma_vmalloc_seen *slot;
 
-	if (!page || edgedma_looked_up_by_dma_core(caller))
+	/* Our own re-check in edgedma_vmalloc_page_seen() is no lookup. */
+	if (!page || edgedma_looked_up_by_dma_core(caller) ||
+	    within_module(caller, THIS_MODULE))
 		return 0;
 	slot = &edgedma_vmalloc_set[edgedma_vmalloc_slot(page)];
+	WRITE_ONCE(slot->addr, *(unsigned long *)ri->data);
 	WRITE_ONCE(slot->when, jiffies);
 	WRITE_ONCE(slot->caller, caller);
 	WRITE_ONCE(slot->page, page);
@@ -103,6 +116,7 @@ static struct kretprobe edgedma_vmalloc_probe = {
 	.kp.symbol_name = "vmalloc_to_page",
 	.entry_handler = edgedma_vmalloc_to_page_entry,
 	.handler = edgedma_vmalloc_to_page_ret,
+	.data_size = sizeof(unsigned long),
 	.maxactive = 64,
 };
 
@@ -122,6 +136,13 @@ unsigned long edgedma_vmalloc_page_seen(struct page *page)
 	 * and freed at load, and their pages are soon page cache).
 	 */
 	if (PageSlab(page) || PageLRU(page) || READ_ONCE(page->mapping))
+		return 0;
+	/*
+	 * Unmapped since. Nested in a kprobe handler the kretprobe on
+	 * vmalloc_to_page() misses this call; elsewhere its return handler
+	 * ignores callers in this module.
+	 */
+	if (vmalloc_to_page((const void *)READ_ONCE(slot->addr)) != page)
 		return 0;
 	return READ_ONCE(slot->caller) ?: 1;
 }

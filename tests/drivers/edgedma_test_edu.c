@@ -59,6 +59,11 @@
  *                                  bytes, to-device
  *   vmalloc-buffer   quiet  quiet  dma_map_page(vmalloc_to_page(vmalloc())),
  *                                  256 bytes, to-device
+ *   vmalloc-reused   quiet  quiet  correct use: a page vmalloc_to_page()
+ *                                  returned, vfree()d and handed out again by
+ *                                  alloc_page() (up to 16 tries, else skip),
+ *                                  256 bytes mapped to-device. No finding: it
+ *                                  is ordinary memory now
  *   rodata-buffer    quiet  quiet  map_single of the cache lines holding
  *                                  hex_asc, to-device, through lm_alias(): on
  *                                  arm64 virt_to_page() of a kernel-image
@@ -1387,6 +1392,57 @@ free:
 	return ret;
 }
 
+/*
+ * Correct use of a page that was vmalloc memory a moment ago: freed with its
+ * area, the allocator hands it out again first (per-CPU lists are LIFO).
+ */
+static int edu_mode_vmalloc_reused(struct edu_test *t)
+{
+	const size_t len = 256;
+	struct page *page = NULL, *was_vmalloc;
+	unsigned int tries;
+	phys_addr_t phys;
+	dma_addr_t dma;
+	bool widened;
+	void *buf;
+	int ret;
+
+	for (tries = 1; tries <= 16; tries++) {
+		buf = vmalloc(PAGE_SIZE);
+		if (!buf)
+			return -ENOMEM;
+		was_vmalloc = vmalloc_to_page(buf);
+		vfree(buf);
+		page = alloc_page(GFP_KERNEL);
+		if (!page)
+			return -ENOMEM;
+		if (page == was_vmalloc)
+			break;
+		__free_page(page);
+		page = NULL;
+	}
+	if (!page) {
+		edu_rec(t, "skip alloc_page() never handed out the freed vmalloc page (16 tries)");
+		return -EOPNOTSUPP;
+	}
+	phys = page_to_phys(page);
+	edu_rec(t, "reused vmalloc page phys=%pa len=%zu tries=%u", &phys, len,
+		tries);
+
+	ret = edu_reach(t, phys, len, &widened);
+	if (ret)
+		goto free;
+	dma = edu_map_page(t, page, 0, len, DMA_TO_DEVICE);
+	if (dma != DMA_MAPPING_ERROR)
+		edu_unmap_page(t, dma, len, DMA_TO_DEVICE);
+	else
+		ret = -EIO;
+	edu_unreach(t, widened);
+free:
+	__free_page(page);
+	return ret;
+}
+
 static int edu_mode_rodata_buffer(struct edu_test *t)
 {
 	/*
@@ -1877,6 +1933,7 @@ static const struct edu_mode edu_modes[] = {
 	{ "cacheline-shared", edu_mode_cacheline_shared, EDU_ANY },
 	{ "stack-buffer", edu_mode_stack_buffer, EDU_ANY },
 	{ "vmalloc-buffer", edu_mode_vmalloc_buffer, EDU_ANY },
+	{ "vmalloc-reused", edu_mode_vmalloc_reused, EDU_ANY },
 	{ "rodata-buffer", edu_mode_rodata_buffer, EDU_ANY },
 	{ "seg-boundary", edu_mode_seg_boundary, EDU_ANY },
 	{ "seg-too-long", edu_mode_seg_too_long, EDU_ANY },

@@ -1025,6 +1025,8 @@ MODE_TEST(stack_buffer, .mode = "stack-buffer",
 	  .expect = EDGEDMA_FINDING_STACK_BUFFER)
 MODE_TEST(vmalloc_buffer, .mode = "vmalloc-buffer",
 	  .expect = EDGEDMA_FINDING_VMALLOC_BUFFER)
+/* Ordinary memory again once its vmalloc area is freed. */
+MODE_TEST(vmalloc_reused, .mode = "vmalloc-reused")
 MODE_TEST(rodata_buffer, .mode = "rodata-buffer",
 	  .expect = EDGEDMA_FINDING_RODATA_BUFFER)
 MODE_TEST(seg_boundary, .mode = "seg-boundary",
