@@ -233,12 +233,14 @@ static void edgedma_map_events_work_fn(struct work_struct *work)
 	mutex_unlock(&edgedma_map_events_lock);
 }
 
-bool edgedma_map_events_set(bool on, struct edgedma_map_events_cursor *cursors)
+bool edgedma_map_events_set(enum edgedma_map_events_want want,
+			    struct edgedma_map_events_cursor *cursors)
 {
-	bool was;
+	bool on, was;
 
 	mutex_lock(&edgedma_map_events_lock);
 	was = edgedma_map_events_enabled;
+	on = want == EDGEDMA_MAP_EVENTS_KEEP ? was : want == EDGEDMA_MAP_EVENTS_ON;
 	if (on && !was) {
 		static_branch_enable(&edgedma_map_events_on);
 		edgedma_map_events_enabled = true;
@@ -322,7 +324,7 @@ void edgedma_map_events_exit(void)
 {
 	int cpu;
 
-	edgedma_map_events_set(false, NULL);
+	edgedma_map_events_set(EDGEDMA_MAP_EVENTS_OFF, NULL);
 	for_each_possible_cpu(cpu) {
 		kvfree(per_cpu_ptr(&edgedma_map_event_rings, cpu)->slots);
 		per_cpu_ptr(&edgedma_map_event_rings, cpu)->slots = NULL;

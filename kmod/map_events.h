@@ -30,12 +30,19 @@ struct edgedma_map_events_cursor {
 	u64 dropped;	/* since load */
 };
 
+enum edgedma_map_events_want {
+	EDGEDMA_MAP_EVENTS_OFF,
+	EDGEDMA_MAP_EVENTS_ON,
+	EDGEDMA_MAP_EVENTS_KEEP,	/* only send and read the cursors */
+};
+
 /*
- * Turn the stream on or off (process context) and send every event
- * buffered so far; @cursors (nr_cpu_ids entries, or NULL) gets where each
- * CPU stands once that is done. Returns the state before.
+ * Turn the stream on or off, or leave it (process context), and send every
+ * event buffered so far; @cursors (nr_cpu_ids entries, or NULL) gets where
+ * each CPU stands once that is done. Returns the state before.
  */
-bool edgedma_map_events_set(bool on, struct edgedma_map_events_cursor *cursors);
+bool edgedma_map_events_set(enum edgedma_map_events_want want,
+			    struct edgedma_map_events_cursor *cursors);
 void edgedma_map_events_cursor(int cpu, struct edgedma_map_events_cursor *cursor);
 
 /* Totals over all CPUs, for GET_STATS. */

@@ -266,6 +266,8 @@ static int edgedma_nl_put_cursor(struct sk_buff *msg, int cpu,
 
 static int edgedma_nl_map_events_set(struct sk_buff *skb, struct genl_info *info)
 {
+	const struct nlattr *enable = info->attrs[EDGEDMA_A_MAP_EVENTS_ENABLE];
+	enum edgedma_map_events_want want = EDGEDMA_MAP_EVENTS_KEEP;
 	struct edgedma_map_events_cursor *cursors;
 	struct sk_buff *msg;
 	void *hdr;
@@ -273,10 +275,9 @@ static int edgedma_nl_map_events_set(struct sk_buff *skb, struct genl_info *info
 	int cpu;
 	int err;
 
-	if (!info->attrs[EDGEDMA_A_MAP_EVENTS_ENABLE]) {
-		GENL_SET_ERR_MSG(info, "EDGEDMA_A_MAP_EVENTS_ENABLE is required");
-		return -EINVAL;
-	}
+	/* Without ENABLE: a reader that did not turn the stream on reads where it stands. */
+	if (enable)
+		want = nla_get_u32(enable) ? EDGEDMA_MAP_EVENTS_ON : EDGEDMA_MAP_EVENTS_OFF;
 	/* Allocated before the state changes: a failure then changes nothing. */
 	cursors = kcalloc(nr_cpu_ids, sizeof(*cursors), GFP_KERNEL);
 	msg = genlmsg_new(nla_total_size(sizeof(u32)) +
@@ -293,8 +294,7 @@ static int edgedma_nl_map_events_set(struct sk_buff *skb, struct genl_info *info
 		err = -EMSGSIZE;
 		goto err_free;
 	}
-	was = edgedma_map_events_set(nla_get_u32(info->attrs[EDGEDMA_A_MAP_EVENTS_ENABLE]),
-				     cursors);
+	was = edgedma_map_events_set(want, cursors);
 	if (nla_put_u32(msg, EDGEDMA_A_MAP_EVENTS_WAS_ENABLED, was))
 		goto err_overflow;
 	for_each_possible_cpu(cpu)

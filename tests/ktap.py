@@ -5,6 +5,8 @@ Subtests print before their parent's result line, one indent level deeper,
 so a result line is a parent exactly when the result line just before it is
 deeper. Parents are not counted themselves, except a failing parent whose
 subtests all passed (a program that crashed after its last test, say).
+A plan ("1..N") that its level's results do not match is a failure too: a
+test that printed no result must not pass by being absent.
 """
 import re
 from dataclasses import dataclass, field
@@ -12,6 +14,7 @@ from dataclasses import dataclass, field
 RESULT = re.compile(
     r"^(?P<indent>\s*)(?P<status>ok|not ok)\s+\d+\s*(?:-\s*)?(?P<name>[^#]*?)"
     r"\s*(?:#\s*(?P<directive>[A-Za-z]+)?(?P<reason>.*))?$")
+PLAN = re.compile(r"^(?P<indent>\s*)1\.\.(?P<count>\d+)\s*(?:#.*)?$")
 
 
 @dataclass
@@ -37,11 +40,32 @@ def count(text, prefix=""):
     c = Counts()
     # Results not yet claimed by a parent: (indent, failed in its subtree).
     pending = []
+    # Open plans: indent -> [results declared, results seen].
+    plans = {}
+
+    def close_plan(indent):
+        declared, seen = plans.pop(indent)
+        if declared != seen:
+            c.fail(f"{prefix}plan 1..{declared} (indent {indent}) "
+                   f"but {seen} results")
+
     for line in text.splitlines():
-        m = RESULT.match(line.expandtabs(8))
+        line = line.expandtabs(8)
+        p = PLAN.match(line)
+        if p:
+            indent = len(p.group("indent"))
+            if indent in plans:
+                close_plan(indent)
+            plans[indent] = [int(p.group("count")), 0]
+            continue
+        m = RESULT.match(line)
         if not m:
             continue
         indent = len(m.group("indent"))
+        for deeper in [d for d in plans if d > indent]:
+            close_plan(deeper)
+        if indent in plans:
+            plans[indent][1] += 1
         ok = m.group("status") == "ok"
         skip = (m.group("directive") or "").upper() == "SKIP"
         name = prefix + m.group("name").strip()
@@ -60,4 +84,6 @@ def count(text, prefix=""):
         else:
             c.fail(name)
         pending.append((indent, not ok and not skip))
+    for indent in sorted(plans):
+        close_plan(indent)
     return c

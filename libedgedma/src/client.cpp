@@ -193,6 +193,16 @@ void Client::policy_del(const PolicyTarget &target)
 
 MapEventsState Client::map_events_set(bool enable)
 {
+	return map_events_request(enable);
+}
+
+MapEventsState Client::map_events_state()
+{
+	return map_events_request(std::nullopt);
+}
+
+MapEventsState Client::map_events_request(std::optional<bool> enable)
+{
 	constexpr std::string_view operation = "MAP_EVENTS_SET";
 	return connection_->ask(
 		EDGEDMA_CMD_MAP_EVENTS_SET, operation,
@@ -200,7 +210,9 @@ MapEventsState Client::map_events_set(bool enable)
 			return detail::decode_map_events_state(attributes);
 		},
 		[&](nl_msg &request) {
-			put_u32(request, operation, EDGEDMA_A_MAP_EVENTS_ENABLE, enable ? 1 : 0);
+			if (enable)
+				put_u32(request, operation, EDGEDMA_A_MAP_EVENTS_ENABLE,
+					*enable ? 1 : 0);
 		});
 }
 

@@ -74,7 +74,10 @@ public:
 		if (finished_)
 			throw Error(std::string(context), "the stream is finished");
 		finished_ = true;
-		MapEventsState state = client_.map_events_set(!turned_on_);
+		// Only the stream that turned it on turns it off; another one
+		// must not turn it back on if that one finished first.
+		MapEventsState state =
+			turned_on_ ? client_.map_events_set(false) : client_.map_events_state();
 		// The module sent everything below the cursors before it answered:
 		// what did not overflow is in the socket now.
 		std::vector<MapStreamEvent> out;

@@ -646,4 +646,93 @@ TEST_F(edgedma, privileged_commands_refused_on_socket_opened_unprivileged)
 	nl_close(&sk);
 }
 
+/* WAS_ENABLED of a MAP_EVENTS_SET reply; -1 when it has none. */
+static int map_events_was_enabled(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[EDGEDMA_A_MAP_EVENTS_MAX + 1];
+	const void *attrs;
+	size_t len;
+	__u32 was;
+
+	attrs = genl_attrs(nlh, 0, &len);
+	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_MAP_EVENTS_MAX) ||
+	    !nl_attr_u32(tb[EDGEDMA_A_MAP_EVENTS_WAS_ENABLED], &was))
+		return -EBADMSG;
+	*(int *)arg = was;
+	return 0;
+}
+
+/*
+ * MAP_EVENTS_SET with ENABLE = @enable (0 or 1), or without it when
+ * @enable is -1; the state before, as WAS_ENABLED says.
+ */
+static int map_events_set(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(edgedma) *self, int enable)
+{
+	struct nl_answer ans;
+	struct nl_msg m;
+	int was = -1, err;
+
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_MAP_EVENTS_SET, 1);
+	if (enable >= 0)
+		EXPECT_LE(0, nl_put_u32(&m, EDGEDMA_A_MAP_EVENTS_ENABLE, enable));
+	err = nl_transact(&self->sk, &m, map_events_was_enabled, &was, &ans);
+	EXPECT_EQ(0, err)
+		TH_LOG("MAP_EVENTS_SET: %s", strerror(-err));
+	EXPECT_EQ(0, ans.error)
+		TH_LOG("MAP_EVENTS_SET enable=%d: %s", enable,
+		       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	EXPECT_EQ(1U, ans.replies);
+	return was;
+}
+
+/*
+ * A reader that did not turn the stream on reads its cursors without
+ * ENABLE: that must leave the stream as it is, on or off.
+ */
+TEST_F(edgedma, map_events_set_without_enable_keeps_state)
+{
+	int initial;
+
+	REQUIRE_EDGEDMA();
+	if (!priv_has_cap(CAP_SYS_ADMIN))
+		SKIP(return, "%s: needs CAP_SYS_ADMIN", _metadata->name);
+
+	initial = map_events_set(_metadata, self, -1);
+	ASSERT_TRUE(initial == 0 || initial == 1)
+		TH_LOG("WAS_ENABLED is %d", initial);
+	EXPECT_EQ(initial, map_events_set(_metadata, self, 1));
+	EXPECT_EQ(1, map_events_set(_metadata, self, -1));
+	EXPECT_EQ(1, map_events_set(_metadata, self, -1));
+	EXPECT_EQ(1, map_events_set(_metadata, self, 0));
+	EXPECT_EQ(0, map_events_set(_metadata, self, -1));
+	EXPECT_EQ(0, map_events_set(_metadata, self, -1));
+	/* As found. */
+	EXPECT_EQ(0, map_events_set(_metadata, self, initial));
+}
+
+TEST_F(edgedma, map_events_set_rejects_enable_above_1)
+{
+	struct nl_answer ans;
+	struct nl_msg m;
+	int off, err;
+
+	REQUIRE_EDGEDMA();
+	if (!priv_has_cap(CAP_SYS_ADMIN))
+		SKIP(return, "%s: needs CAP_SYS_ADMIN", _metadata->name);
+
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_MAP_EVENTS_SET, 1);
+	off = nl_put_u32(&m, EDGEDMA_A_MAP_EVENTS_ENABLE, 2);
+	ASSERT_LE(0, off);
+	err = nl_transact(&self->sk, &m, NULL, NULL, &ans);
+	ASSERT_EQ(0, err)
+		TH_LOG("MAP_EVENTS_SET: %s", strerror(-err));
+	TH_LOG("ENABLE=2: %s", nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	/* The policy's range check answers for the module: -ERANGE. */
+	EXPECT_EQ(-ERANGE, ans.error);
+	EXPECT_TRUE(ans.has_msg);
+	EXPECT_TRUE(ans.has_offs && ans.offs == (__u32)off);
+	EXPECT_EQ(0U, ans.replies);
+}
+
 TEST_HARNESS_MAIN

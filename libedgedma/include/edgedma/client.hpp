@@ -56,8 +56,13 @@ public:
 	// Turns the mapping-event stream on or off. The module first sends
 	// every event it holds, then answers with each CPU's cursor.
 	MapEventsState map_events_set(bool enable);
+	// The same without changing the state: for a reader that did not turn
+	// the stream on and must not turn it back on.
+	MapEventsState map_events_state();
 
 private:
+	MapEventsState map_events_request(std::optional<bool> enable);
+
 	class Connection;
 	std::unique_ptr<Connection> connection_;
 };

@@ -35,8 +35,11 @@ struct MapEventCounters {
 
 // The module's mapping-event stream (every map, unmap and sync call),
 // received with io_uring. Construction subscribes and turns the stream on;
-// finish() turns it back off when this stream turned it on, and accounts for
-// every event numbered in between. Needs CAP_SYS_ADMIN.
+// finish() turns it back off when this stream turned it on (else it only
+// reads the cursors, leaving the stream as it is), and accounts for every
+// event numbered in between. The stream is one for the module: when the
+// stream that turned it on finishes, the others receive no more events.
+// Needs CAP_SYS_ADMIN.
 class EDGEDMA_API MapEventStream {
 public:
 	struct Options {

@@ -86,7 +86,9 @@
  *
  * EDGEDMA_CMD_MAP_EVENTS_SET (do, CAP_SYS_ADMIN)
  *   request:  EDGEDMA_A_MAP_EVENTS_ENABLE  u32, 1 to turn the mapping-event
- *             stream on, 0 to turn it off (it is off at load)
+ *             stream on, 0 to turn it off (it is off at load); left out,
+ *             the state stays as it is (a reader that did not turn the
+ *             stream on reads its cursors so, without turning it back on)
  *   The module first sends every event it holds, then replies:
  *   reply:    EDGEDMA_A_MAP_EVENTS_WAS_ENABLED  u32, the state before
  *             EDGEDMA_A_MAP_EVENTS_CURSOR       nested, once per possible CPU:
