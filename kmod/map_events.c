@@ -9,7 +9,9 @@
  * also numbers its events, dropped ones included, under a seqcount so that
  * a reader gets the number and the drop count of one moment. A single
  * sender (a delayed work item, or the SET command) empties the rings into
- * "map-events" multicast messages; the rings are single-producer,
+ * "map-events" multicast messages, every period or as soon as a ring is
+ * half full (an irq_work brings the work forward: a CPU mapping flat out
+ * fills a ring long before the period ends); the rings are single-producer,
  * single-consumer with release/acquire on their indexes. An event the
  * sender cannot send (no memory for a message) keeps its seq and counts as
  * dropped.
@@ -19,6 +21,7 @@
 #include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/dma-direction.h>
+#include <linux/irq_work.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -78,6 +81,13 @@ static bool edgedma_map_events_enabled;
 static void edgedma_map_events_work_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(edgedma_map_events_work, edgedma_map_events_work_fn);
 
+static void edgedma_map_events_kick_fn(struct irq_work *work)
+{
+	mod_delayed_work(system_wq, &edgedma_map_events_work, 0);
+}
+
+static struct irq_work edgedma_map_events_kick;
+
 /* sg calls: the first mapped segment's address and the segments' total. */
 static void edgedma_map_event_sg(const struct edgedma_call *call,
 				 struct edgedma_map_event *ev)
@@ -101,10 +111,11 @@ void __edgedma_map_event_record(const struct edgedma_call *call,
 {
 	struct edgedma_map_event_ring *ring = this_cpu_ptr(&edgedma_map_event_rings);
 	unsigned int head = ring->head;
+	unsigned int used = head - smp_load_acquire(&ring->tail);
 	struct edgedma_map_event *ev;
 	bool full;
 
-	full = head - smp_load_acquire(&ring->tail) > edgedma_ring_mask;
+	full = used > edgedma_ring_mask;
 
 	write_seqcount_begin(&ring->count_seq);
 	if (full) {
@@ -131,6 +142,9 @@ void __edgedma_map_event_record(const struct edgedma_call *call,
 	/* The sender reads the slot only after it sees the new head. */
 	smp_store_release(&ring->head, head + 1);
 	write_seqcount_end(&ring->count_seq);
+	/* Once per filling: the event that makes the ring half full. */
+	if (used + 1 == (edgedma_ring_mask + 1) / 2)
+		irq_work_queue(&edgedma_map_events_kick);
 }
 
 static int edgedma_map_event_put(struct sk_buff *msg, int cpu,
@@ -253,8 +267,11 @@ bool edgedma_map_events_set(enum edgedma_map_events_want want,
 	}
 	edgedma_map_events_send_all(cursors);
 	mutex_unlock(&edgedma_map_events_lock);
-	if (!on && was)
+	if (!on && was) {
+		/* A kick still pending would queue the work again. */
+		irq_work_sync(&edgedma_map_events_kick);
 		cancel_delayed_work_sync(&edgedma_map_events_work);
+	}
 	return was;
 }
 
@@ -300,6 +317,7 @@ int __init edgedma_map_events_init(void)
 
 	map_event_buffer = size;
 	edgedma_ring_mask = size - 1;
+	init_irq_work(&edgedma_map_events_kick, edgedma_map_events_kick_fn);
 	for_each_possible_cpu(cpu) {
 		struct edgedma_map_event_ring *ring =
 			per_cpu_ptr(&edgedma_map_event_rings, cpu);
