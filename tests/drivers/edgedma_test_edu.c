@@ -629,6 +629,29 @@ static __always_inline void edu_unmap_page(struct edu_test *t,
 	edu_rec_unmap(t, "page", dma, len, dir);
 }
 
+/*
+ * Map @len bytes of memory the mode could not choose (stack, vmalloc) to
+ * the device and unmap them again, within the device's reach.
+ */
+static __always_inline int edu_map_page_briefly(struct edu_test *t,
+						struct page *page,
+						size_t offset, size_t len)
+{
+	phys_addr_t phys = page_to_phys(page) + offset;
+	dma_addr_t dma;
+	bool widened;
+	int ret;
+
+	ret = edu_reach(t, phys, len, &widened);
+	if (ret)
+		return ret;
+	dma = edu_map_page(t, page, offset, len, DMA_TO_DEVICE);
+	if (dma != DMA_MAPPING_ERROR)
+		edu_unmap_page(t, dma, len, DMA_TO_DEVICE);
+	edu_unreach(t, widened);
+	return dma == DMA_MAPPING_ERROR ? -EIO : 0;
+}
+
 static __always_inline void edu_sync_for_cpu(struct edu_test *t,
 					     dma_addr_t dma, size_t len,
 					     enum dma_data_direction dir)
@@ -1336,11 +1359,10 @@ static noinline int edu_mode_stack_buffer(struct edu_test *t)
 	 */
 	u8 raw[2 * EDU_STACK_LEN];
 	u8 *buf = PTR_ALIGN(&raw[0], EDU_STACK_LEN);
-	bool vmapped = is_vmalloc_addr(buf), widened;
+	bool vmapped = is_vmalloc_addr(buf);
 	const size_t len = EDU_STACK_LEN;
 	struct page *page;
 	phys_addr_t phys;
-	dma_addr_t dma;
 	int ret;
 
 	memset(buf, 0x5a, len);
@@ -1349,15 +1371,9 @@ static noinline int edu_mode_stack_buffer(struct edu_test *t)
 	edu_rec(t, "stack buffer vmap_stack=%d on_stack=%d phys=%pa len=%zu",
 		vmapped, object_is_on_stack(buf), &phys, len);
 
-	ret = edu_reach(t, phys, len, &widened);
-	if (ret)
-		return ret;
-	dma = edu_map_page(t, page, offset_in_page(buf), len, DMA_TO_DEVICE);
-	if (dma != DMA_MAPPING_ERROR)
-		edu_unmap_page(t, dma, len, DMA_TO_DEVICE);
-	edu_unreach(t, widened);
+	ret = edu_map_page_briefly(t, page, offset_in_page(buf), len);
 	memzero_explicit(raw, sizeof(raw));
-	return dma == DMA_MAPPING_ERROR ? -EIO : 0;
+	return ret;
 }
 
 static int edu_mode_vmalloc_buffer(struct edu_test *t)
@@ -1365,8 +1381,6 @@ static int edu_mode_vmalloc_buffer(struct edu_test *t)
 	const size_t len = 256;
 	struct page *page;
 	phys_addr_t phys;
-	dma_addr_t dma;
-	bool widened;
 	void *buf;
 	int ret;
 
@@ -1378,16 +1392,7 @@ static int edu_mode_vmalloc_buffer(struct edu_test *t)
 	phys = page_to_phys(page);
 	edu_rec(t, "vmalloc buffer phys=%pa len=%zu", &phys, len);
 
-	ret = edu_reach(t, phys, len, &widened);
-	if (ret)
-		goto free;
-	dma = edu_map_page(t, page, 0, len, DMA_TO_DEVICE);
-	if (dma != DMA_MAPPING_ERROR)
-		edu_unmap_page(t, dma, len, DMA_TO_DEVICE);
-	else
-		ret = -EIO;
-	edu_unreach(t, widened);
-free:
+	ret = edu_map_page_briefly(t, page, 0, len);
 	vfree(buf);
 	return ret;
 }
@@ -1402,8 +1407,6 @@ static int edu_mode_vmalloc_reused(struct edu_test *t)
 	struct page *page = NULL, *was_vmalloc;
 	unsigned int tries;
 	phys_addr_t phys;
-	dma_addr_t dma;
-	bool widened;
 	void *buf;
 	int ret;
 
@@ -1429,16 +1432,7 @@ static int edu_mode_vmalloc_reused(struct edu_test *t)
 	edu_rec(t, "reused vmalloc page phys=%pa len=%zu tries=%u", &phys, len,
 		tries);
 
-	ret = edu_reach(t, phys, len, &widened);
-	if (ret)
-		goto free;
-	dma = edu_map_page(t, page, 0, len, DMA_TO_DEVICE);
-	if (dma != DMA_MAPPING_ERROR)
-		edu_unmap_page(t, dma, len, DMA_TO_DEVICE);
-	else
-		ret = -EIO;
-	edu_unreach(t, widened);
-free:
+	ret = edu_map_page_briefly(t, page, 0, len);
 	__free_page(page);
 	return ret;
 }
