@@ -263,4 +263,9 @@ std::string render_report_json(const Summary &summary, const Symbolizer &symbols
 	return detail::dump_json(detail::summary_json(summary, symbols)) + "\n";
 }
 
+std::string render_finding_json(const Finding &finding, const Symbolizer &symbols)
+{
+	return detail::dump_json(detail::finding_json(finding, symbols));
+}
+
 } // namespace edgedma

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <edgedma/report.hpp>
+
 #include "finding_render.hpp"
 #include "record_messages.hpp"
 #include "test_support.hpp"
@@ -10,7 +12,6 @@
 namespace edgedma::test {
 namespace {
 
-using cli::finding_json;
 using cli::finding_text;
 
 const Symbolizer symbols = Symbolizer::parse(
@@ -29,7 +30,7 @@ std::set<std::string> keys_of(const nlohmann::json &object)
 TEST(FindingJson, ParsesBackWithEveryRequiredKey)
 {
 	Finding finding = sample_finding(42);
-	auto parsed = nlohmann::json::parse(finding_json(finding, symbols).dump());
+	auto parsed = nlohmann::json::parse(render_finding_json(finding, symbols));
 	EXPECT_EQ(keys_of(parsed),
 		  (std::set<std::string>{"seq", "time_ns", "kind", "call", "device", "driver",
 					 "dma_addr", "size", "dir", "cpu_phys", "caller",
@@ -58,7 +59,7 @@ TEST(FindingJson, AbsentValuesAreNull)
 	finding.cpu_phys.reset();
 	finding.map_caller.reset();
 	finding.caller = 0; // the hook could not tell
-	auto parsed = nlohmann::json::parse(finding_json(finding, symbols).dump());
+	auto parsed = nlohmann::json::parse(render_finding_json(finding, symbols));
 	EXPECT_TRUE(parsed["cpu_phys"].is_null());
 	EXPECT_TRUE(parsed["map_caller"].is_null());
 	EXPECT_TRUE(parsed["map_caller_addr"].is_null());
@@ -68,7 +69,7 @@ TEST(FindingJson, AbsentValuesAreNull)
 
 TEST(FindingJson, CallerIsTheRawAddressWithoutSymbols)
 {
-	auto parsed = nlohmann::json::parse(finding_json(sample_finding(1), Symbolizer()).dump());
+	auto parsed = nlohmann::json::parse(render_finding_json(sample_finding(1), Symbolizer()));
 	EXPECT_EQ(parsed["caller"], "0xffffffffc0a01234");
 }
 
@@ -78,7 +79,7 @@ TEST(FindingJson, UnknownKindsKeepTheirNumber)
 	finding.kind = 40;
 	finding.call = 41;
 	finding.dir = 7;
-	auto parsed = nlohmann::json::parse(finding_json(finding, symbols).dump());
+	auto parsed = nlohmann::json::parse(render_finding_json(finding, symbols));
 	EXPECT_EQ(parsed["kind"], "kind-40");
 	EXPECT_EQ(parsed["call"], "call-41");
 	EXPECT_EQ(parsed["dir"], "dir-7");
@@ -88,7 +89,7 @@ TEST(FindingJson, EscapesTheDetailSentence)
 {
 	Finding finding = sample_finding(1);
 	finding.detail = "quote \" backslash \\ newline \n";
-	auto parsed = nlohmann::json::parse(finding_json(finding, symbols).dump());
+	auto parsed = nlohmann::json::parse(render_finding_json(finding, symbols));
 	EXPECT_EQ(parsed["detail"], finding.detail);
 }
 

@@ -9,6 +9,7 @@
 
 #include <edgedma/client.hpp>
 #include <edgedma/event_stream.hpp>
+#include <edgedma/report.hpp>
 
 #include "command.hpp"
 #include "finding_render.hpp"
@@ -39,7 +40,7 @@ int show_findings(const FindingsOptions &options)
 		if (options.device && finding.device != *options.device)
 			continue;
 		if (options.json)
-			std::cout << finding_json(finding, symbols).dump() << '\n';
+			std::cout << render_finding_json(finding, symbols) << '\n';
 		else
 			std::cout << finding_text(finding, symbols);
 	}

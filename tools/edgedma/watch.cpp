@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include <edgedma/event_stream.hpp>
+#include <edgedma/report.hpp>
 
 #include "command.hpp"
 #include "finding_render.hpp"
@@ -96,7 +97,7 @@ int watch(const WatchOptions &options)
 			if (done || (options.device && finding.device != *options.device))
 				continue;
 			if (options.json)
-				std::cout << finding_json(finding, symbols).dump() << '\n';
+				std::cout << render_finding_json(finding, symbols) << '\n';
 			else
 				std::cout << finding_text(finding, symbols);
 			done = options.count && ++shown >= *options.count;

@@ -18,6 +18,17 @@ EDGEDMA_API std::string render_report_text(const Summary &summary, const Symboli
 // The summary as one JSON document (see Documentation/report.rst).
 EDGEDMA_API std::string render_report_json(const Summary &summary, const Symbolizer &symbols);
 
+// One finding as one line of JSON, without the newline: the objects of the
+// report's "findings" array, and what `edgedma findings --json` and
+// `edgedma watch --json` print. Keys: seq, time_ns, kind, call, device,
+// driver, dma_addr, size, dir, cpu_phys, caller, caller_addr, map_caller,
+// map_caller_addr, detail. Addresses are "0x..." strings; cpu_phys,
+// map_caller and map_caller_addr are null when absent, caller and
+// caller_addr when the module could not tell (0). kind, call and dir are
+// words ("kind-17" for a kind this library does not know). Malformed UTF-8
+// in a name comes out replaced, never as an exception.
+EDGEDMA_API std::string render_finding_json(const Finding &finding, const Symbolizer &symbols);
+
 // One self-contained HTML page: no network, no external file. Findings
 // table, per-device timeline, devices x time heatmap.
 EDGEDMA_API std::string render_report_html(const Summary &summary, const Symbolizer &symbols);
