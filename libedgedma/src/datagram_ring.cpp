@@ -95,7 +95,7 @@ DatagramRing::AnonymousMemory::~AnonymousMemory()
 }
 
 DatagramRing::DatagramRing(int fd, const RingOptions &options)
-	: fd_(fd), options_(options), ring_(ring_entries)
+	: fd_(fd), options_(options)
 {
 	if (options_.buffer_size == 0)
 		throw Error(std::string(context), "buffer size 0");
@@ -104,9 +104,10 @@ DatagramRing::DatagramRing(int fd, const RingOptions &options)
 		buffers_ = std::make_unique<std::byte[]>(options_.buffer_size);
 		return;
 	}
+	ring_.emplace(ring_entries);
 	// recv needs IORING_OP_RECV (5.6); a kernel without the probe (5.5)
 	// has no IORING_OP_RECV either.
-	io_uring_probe *probe = io_uring_get_probe_ring(ring_.get());
+	io_uring_probe *probe = io_uring_get_probe_ring(uring());
 	bool has_recv = probe && io_uring_opcode_supported(probe, IORING_OP_RECV);
 	if (probe)
 		io_uring_free_probe(probe);
@@ -132,7 +133,7 @@ DatagramRing::~DatagramRing()
 {
 	drain_for_teardown();
 	if (buffer_ring_registered_)
-		io_uring_unregister_buf_ring(ring_.get(), buffer_group);
+		io_uring_unregister_buf_ring(uring(), buffer_group);
 }
 
 std::byte *DatagramRing::buffer(std::uint32_t index) const
@@ -142,11 +143,11 @@ std::byte *DatagramRing::buffer(std::uint32_t index) const
 
 io_uring_sqe *DatagramRing::next_sqe()
 {
-	io_uring_sqe *sqe = io_uring_get_sqe(ring_.get());
+	io_uring_sqe *sqe = io_uring_get_sqe(uring());
 	if (!sqe) {
 		// The submission queue is full: hand it over and take a fresh one.
 		submit();
-		sqe = io_uring_get_sqe(ring_.get());
+		sqe = io_uring_get_sqe(uring());
 		if (!sqe)
 			throw Error(std::string(context), "no submission queue entry free");
 	}
@@ -158,7 +159,7 @@ void DatagramRing::submit()
 {
 	if (!queued_)
 		return;
-	int rc = io_uring_submit(ring_.get());
+	int rc = io_uring_submit(uring());
 	if (rc < 0)
 		throw failure("submit", -rc);
 	queued_ = false;
@@ -183,7 +184,7 @@ bool DatagramRing::start_multishot()
 	registration.ring_addr = reinterpret_cast<std::uintptr_t>(buffer_ring_);
 	registration.ring_entries = count;
 	registration.bgid = buffer_group;
-	if (int rc = io_uring_register_buf_ring(ring_.get(), &registration, 0); rc < 0) {
+	if (int rc = io_uring_register_buf_ring(uring(), &registration, 0); rc < 0) {
 		stop_multishot();
 		if (rc == -EINVAL)
 			return false;
@@ -201,9 +202,9 @@ bool DatagramRing::start_multishot()
 	arm_multishot();
 	submit();
 	io_uring_cqe *cqe;
-	if (io_uring_peek_cqe(ring_.get(), &cqe) == 0 && cqe->user_data == multishot_tag &&
+	if (io_uring_peek_cqe(uring(), &cqe) == 0 && cqe->user_data == multishot_tag &&
 	    cqe->res == -EINVAL) {
-		io_uring_cqe_seen(ring_.get(), cqe);
+		io_uring_cqe_seen(uring(), cqe);
 		multishot_armed_ = false;
 		stop_multishot();
 		return false;
@@ -214,7 +215,7 @@ bool DatagramRing::start_multishot()
 void DatagramRing::stop_multishot()
 {
 	if (buffer_ring_registered_)
-		io_uring_unregister_buf_ring(ring_.get(), buffer_group);
+		io_uring_unregister_buf_ring(uring(), buffer_group);
 	buffer_ring_registered_ = false;
 	buffer_ring_ = nullptr;
 	buffer_ring_memory_.reset();
@@ -288,9 +289,9 @@ std::size_t DatagramRing::wait(std::optional<std::chrono::nanoseconds> timeout,
 		__kernel_timespec limit{};
 		limit.tv_sec = nanoseconds / 1'000'000'000;
 		limit.tv_nsec = nanoseconds % 1'000'000'000;
-		rc = io_uring_wait_cqe_timeout(ring_.get(), &cqe, &limit);
+		rc = io_uring_wait_cqe_timeout(uring(), &cqe, &limit);
 	} else {
-		rc = io_uring_wait_cqe(ring_.get(), &cqe);
+		rc = io_uring_wait_cqe(uring(), &cqe);
 	}
 	if (rc == -ETIME || rc == -EINTR)
 		return 0;
@@ -298,10 +299,10 @@ std::size_t DatagramRing::wait(std::optional<std::chrono::nanoseconds> timeout,
 		throw failure("wait for completions", -rc);
 
 	std::size_t handled = 0;
-	while (io_uring_peek_cqe(ring_.get(), &cqe) == 0) {
+	while (io_uring_peek_cqe(uring(), &cqe) == 0) {
 		Completion completion{cqe->user_data, cqe->res, cqe->flags};
 		// The data stays in our buffer until it is recycled below.
-		io_uring_cqe_seen(ring_.get(), cqe);
+		io_uring_cqe_seen(uring(), cqe);
 		handled++;
 		handle(completion, on_datagram, on_failure);
 	}
@@ -444,13 +445,13 @@ void DatagramRing::drain_for_teardown()
 		for (int round = 0; round < 20 && outstanding() > 0; round++) {
 			io_uring_cqe *cqe;
 			__kernel_timespec limit{.tv_sec = 0, .tv_nsec = 50'000'000};
-			int rc = io_uring_wait_cqe_timeout(ring_.get(), &cqe, &limit);
+			int rc = io_uring_wait_cqe_timeout(uring(), &cqe, &limit);
 			if (rc < 0 && rc != -ETIME && rc != -EINTR)
 				break;
-			while (io_uring_peek_cqe(ring_.get(), &cqe) == 0) {
+			while (io_uring_peek_cqe(uring(), &cqe) == 0) {
 				std::uint64_t user_data = cqe->user_data;
 				std::uint32_t flags = cqe->flags;
-				io_uring_cqe_seen(ring_.get(), cqe);
+				io_uring_cqe_seen(uring(), cqe);
 				if (user_data == multishot_tag && !(flags & IORING_CQE_F_MORE))
 					multishot_armed_ = false;
 				else if ((user_data & slot_tag) &&

@@ -4,8 +4,9 @@
 // Receiving datagrams from one socket with io_uring, in one ring: either a
 // multishot recv that picks buffers from a provided-buffer ring (Linux 6.0
 // on), or several single-shot recvs in flight, resubmitted in batches. For
-// comparison (the benchmarks, edgedma watch --receive recv) it can also
-// receive without io_uring: poll(2) and one recv(2) per datagram. It knows
+// comparison (the benchmarks, edgedma watch --receive recv) and for systems
+// where io_uring is disabled it can also receive without io_uring: poll(2)
+// and one recv(2) per datagram. It knows
 // nothing of netlink, so tests drive it with any datagram socket.
 
 #include <chrono>
@@ -140,8 +141,10 @@ private:
 	std::unique_ptr<std::byte[]> buffers_;
 	bool queued_ = false; // SQEs prepared and not yet submitted
 
-	// Last: torn down first, before the memory the kernel was given.
-	Uring ring_;
+	// Last: torn down first, before the memory the kernel was given. None
+	// in recv mode, which works where io_uring is disabled too.
+	std::optional<Uring> ring_;
+	io_uring *uring() { return ring_->get(); }
 };
 
 } // namespace edgedma::detail

@@ -4,6 +4,7 @@
 // the multishot recv with a provided-buffer ring and the batched single-shot
 // recvs.
 #include <chrono>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -208,6 +209,39 @@ TEST(DatagramRing, RefusesABufferCountThatIsNoPowerOfTwo)
 			GTEST_SKIP() << error.what();
 		EXPECT_TRUE(contains(error.message(), "not a power of two"));
 	}
+}
+
+// The io_uring instances this process holds: its anon_inode:[io_uring] fds.
+int io_uring_fds()
+{
+	int count = 0;
+	for (const auto &entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+		std::error_code error;
+		auto target = std::filesystem::read_symlink(entry.path(), error);
+		if (!error && contains(target.string(), "io_uring"))
+			count++;
+	}
+	return count;
+}
+
+// recv mode is also for systems where io_uring is disabled: it sets none up.
+TEST(DatagramRing, RecvModeSetsUpNoIoUring)
+{
+	DatagramPair pair;
+	RingOptions options;
+	options.mode = ReceiveMode::recv;
+	int before = io_uring_fds();
+	DatagramRing ring(pair.receiver.get(), options);
+	EXPECT_EQ(ring.mode(), ReceiveMode::recv);
+	EXPECT_EQ(io_uring_fds(), before);
+	ASSERT_EQ(::send(pair.sender.get(), "x", 1, 0), 1);
+	std::vector<std::string> received;
+	ring.wait(
+		1s, [&](std::span<const std::byte> datagram) { received.push_back(text_of(datagram)); },
+		[](const DatagramRing::Failure &failure) {
+			FAIL() << "recv failed: " << failure.error_number;
+		});
+	EXPECT_EQ(received, std::vector<std::string>{"x"});
 }
 
 } // namespace
