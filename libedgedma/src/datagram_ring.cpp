@@ -99,12 +99,25 @@ DatagramRing::DatagramRing(int fd, const RingOptions &options)
 {
 	if (options_.buffer_size == 0)
 		throw Error(std::string(context), "buffer size 0");
-	if (options_.mode == ReceiveMode::recv) {
+	auto start_recv = [this] {
 		mode_ = ReceiveMode::recv;
 		buffers_ = std::make_unique<std::byte[]>(options_.buffer_size);
+	};
+	if (options_.mode == ReceiveMode::recv) {
+		start_recv();
 		return;
 	}
-	ring_.emplace(ring_entries);
+	try {
+		ring_.emplace(ring_entries);
+	} catch (const Error &error) {
+		// Disabled (kernel.io_uring_disabled, seccomp) or absent: for
+		// automatic, receiving at all comes first.
+		bool unavailable = error.error_number() == EPERM || error.error_number() == ENOSYS;
+		if (options_.mode != ReceiveMode::automatic || !unavailable)
+			throw;
+		start_recv();
+		return;
+	}
 	// recv needs IORING_OP_RECV (5.6); a kernel without the probe (5.5)
 	// has no IORING_OP_RECV either.
 	io_uring_probe *probe = io_uring_get_probe_ring(uring());

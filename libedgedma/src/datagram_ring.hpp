@@ -35,7 +35,8 @@ class DatagramRing {
 public:
 	// Sets up the ring for fd (not owned; it must outlive the ring). In
 	// automatic mode, probes what the kernel offers and falls back to
-	// batched receives. Throws Error.
+	// batched receives, or to recv where io_uring cannot be set up at all
+	// (disabled: EPERM, absent: ENOSYS). Throws Error.
 	DatagramRing(int fd, const RingOptions &options);
 	~DatagramRing();
 	// The kernel holds pointers into the ring's buffers.

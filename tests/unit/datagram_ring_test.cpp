@@ -9,7 +9,16 @@
 #include <string>
 #include <vector>
 
+#include <cstddef>
+#include <iterator>
+
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <edgedma/error.hpp>
 
@@ -242,6 +251,52 @@ TEST(DatagramRing, RecvModeSetsUpNoIoUring)
 			FAIL() << "recv failed: " << failure.error_number;
 		});
 	EXPECT_EQ(received, std::vector<std::string>{"x"});
+}
+
+// What automatic mode does where io_uring is disabled: a child process
+// whose seccomp filter fails io_uring_setup() with EPERM, as
+// kernel.io_uring_disabled=2 does. Exit status 0: it received in recv mode.
+int automatic_mode_without_io_uring()
+{
+	sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	sock_fprog program{static_cast<unsigned short>(std::size(filter)), filter};
+	if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+	    ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program) != 0)
+		return 2;
+	try {
+		DatagramPair pair;
+		DatagramRing ring(pair.receiver.get(), RingOptions{});
+		if (ring.mode() != ReceiveMode::recv)
+			return 3;
+		if (::send(pair.sender.get(), "x", 1, 0) != 1)
+			return 4;
+		std::size_t received = 0;
+		ring.wait(
+			1s, [&](std::span<const std::byte> datagram) { received += datagram.size(); },
+			[](const DatagramRing::Failure &) {});
+		return received == 1 ? 0 : 5;
+	} catch (const Error &) {
+		return 6;
+	}
+}
+
+TEST(DatagramRing, AutomaticModeFallsBackToRecvWhereIoUringIsDisabled)
+{
+	pid_t child = ::fork();
+	ASSERT_GE(child, 0);
+	if (child == 0)
+		::_exit(automatic_mode_without_io_uring());
+	int status = 0;
+	ASSERT_EQ(::waitpid(child, &status, 0), child);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(WEXITSTATUS(status), 0)
+		<< "2: no seccomp here, 3: not recv mode, 4: send failed, 5: nothing received, "
+		   "6: the ring threw";
 }
 
 } // namespace

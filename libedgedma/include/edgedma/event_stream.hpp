@@ -51,7 +51,8 @@ struct StreamCounters {
 
 // How the stream's io_uring receives notifications.
 enum class ReceiveMode {
-	automatic, // multishot where the kernel has it, batched otherwise
+	automatic, // multishot where the kernel has it, batched otherwise, recv
+		   // where io_uring is disabled or absent
 	multishot, // one multishot recv with a ring of provided buffers (6.0+)
 	batched,   // several single-shot recvs in flight, resubmitted in batches
 	recv,      // no io_uring: poll(2) and a recv(2) per datagram (to compare)
