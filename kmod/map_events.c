@@ -111,6 +111,7 @@ void __edgedma_map_event_record(const struct edgedma_call *call,
 {
 	struct edgedma_map_event_ring *ring = this_cpu_ptr(&edgedma_map_event_rings);
 	unsigned int head = ring->head;
+	/* Pairs with the sender's release: the slots it freed are free. */
 	unsigned int used = head - smp_load_acquire(&ring->tail);
 	struct edgedma_map_event *ev;
 	bool full;
