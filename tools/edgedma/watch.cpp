@@ -127,8 +127,9 @@ Action setup_watch(CLI::App &command)
 		->check(CLI::PositiveNumber);
 	command.add_option("--receive", options->receive,
 			   "How io_uring receives: multishot (Linux 6.0+), batched, or "
-			   "auto (multishot where the kernel has it); recv receives without "
-			   "io_uring, a system call per message (for comparison)")
+			   "auto (multishot where the kernel has it, recv where io_uring is "
+			   "disabled); recv receives without io_uring, a system call per "
+			   "message")
 		->check(CLI::IsMember({"auto", "multishot", "batched", "recv"}))
 		->default_str("auto");
 	command.add_option("--receive-buffer", options->receive_buffer,
