@@ -131,14 +131,15 @@ unsigned long edgedma_vmalloc_page_seen(struct page *page)
 	    !time_before(jiffies, READ_ONCE(slot->when) + EDGEDMA_VMALLOC_FRESH))
 		return 0;
 	/*
-	 * Freed since and reused: vmalloc pages are in no page cache, on no
-	 * LRU list and not slab memory (module images are vmalloc'd, copied
-	 * and freed at load, and their pages are soon page cache).
+	 * Cheap signs of a page freed since and reused, before the walk below
+	 * decides: vmalloc pages are in no page cache, on no LRU list and not
+	 * slab memory.
 	 */
 	if (PageSlab(page) || PageLRU(page) || READ_ONCE(page->mapping))
 		return 0;
 	/*
-	 * Unmapped since. Nested in a kprobe handler the kretprobe on
+	 * Unmapped since (also a slot rewritten while read: its address then
+	 * maps another page). Nested in a kprobe handler the kretprobe on
 	 * vmalloc_to_page() misses this call; elsewhere its return handler
 	 * ignores callers in this module.
 	 */
