@@ -10,11 +10,14 @@
 #include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/iommu.h>
+#include <linux/jump_label.h>
 #include <linux/ktime.h>
+#include <linux/moduleparam.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
 #include <linux/sched/task_stack.h>
 #include <linux/scatterlist.h>
+#include <linux/sched/clock.h>
 #include <linux/swiotlb.h>
 #include <linux/vmalloc.h>
 #include <uapi/linux/edgedma.h>
@@ -32,6 +35,15 @@
 static DEFINE_PER_CPU(u64, edgedma_calls);
 /* Unmaps and syncs of mappings made before edgedma watched the device. */
 static DEFINE_PER_CPU(u64, edgedma_unseen);
+/* IOMMU translations not made because they could sleep here (PREEMPT_RT). */
+static DEFINE_PER_CPU(u64, edgedma_translations_skipped);
+
+static bool measure_irqsoff;
+module_param(measure_irqsoff, bool, 0444);
+MODULE_PARM_DESC(measure_irqsoff,
+		 "Time each hook's interrupts-off section; the longest goes to GET_STATS (default off)");
+static DEFINE_STATIC_KEY_FALSE(edgedma_irqsoff_timed);
+static DEFINE_PER_CPU(u64, edgedma_irqsoff_max_ns);
 
 /*
  * Whether an address edgedma does not know can be called unknown: only on a
@@ -88,8 +100,8 @@ edgedma_found(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 size,
 
 	if (!edgedma_check_on(ctx, kind))
 		return;
-	strscpy(f.device, ctx->rec->name, sizeof(f.device));
-	strscpy(f.driver, ctx->rec->driver, sizeof(f.driver));
+	edgedma_devrec_names(ctx->rec, f.device, f.driver);
+	edgedma_devrec_count(ctx->rec, EDGEDMA_DEV_FINDINGS, 1);
 	va_start(args, fmt);
 	vsnprintf(f.detail, sizeof(f.detail), fmt, args);
 	va_end(args);
@@ -201,8 +213,14 @@ static u64 edgedma_device_phys(struct device *dev, u64 dma_addr)
 {
 	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);
 
-	if (domain && (domain->type & __IOMMU_DOMAIN_PAGING))
+	if (domain && (domain->type & __IOMMU_DOMAIN_PAGING)) {
+		/* Interrupts are off: an IOMMU driver's sleeping lock must not be taken. */
+		if (!edgedma_iommu_translate_in_hook(domain)) {
+			this_cpu_inc(edgedma_translations_skipped);
+			return EDGEDMA_NO_PHYS;
+		}
 		return iommu_iova_to_phys(domain, dma_addr) ?: EDGEDMA_NO_PHYS;
+	}
 	return edgedma_direct_dma_to_phys(dev, dma_addr);
 }
 
@@ -409,14 +427,20 @@ static void edgedma_on_unmap_sg(const struct edgedma_ctx *ctx)
 	u32 count;
 	int i;
 
-	if (!c->sgl || !edgedma_unmap_one(ctx, sg_dma_address(c->sgl), 0, &m))
+	if (!c->sgl || c->nents <= 0 ||
+	    !edgedma_unmap_one(ctx, sg_dma_address(c->sgl), 0, &m))
 		return;
 	if (m.sg_nents != c->nents)
 		edgedma_found(ctx, EDGEDMA_FINDING_UNMAP_MISMATCH,
 			      sg_dma_address(c->sgl), 0, m.caller,
 			      "dma_unmap_sg with %d entries, but %pS mapped the list with %u: pass the count given to dma_map_sg, not the one it returned",
 			      c->nents, (void *)m.caller, m.sg_nents);
-	count = m.sg_count;
+	/*
+	 * The caller's list may be shorter than the one that was mapped: walk
+	 * no further than it says it is. Segments past its end stay in the
+	 * table, as they stay mapped in the kernel.
+	 */
+	count = min_t(u32, m.sg_count, c->nents);
 	for_each_sg(c->sgl, sg, count, i) {
 		const struct edgedma_mapping want = {
 			.dir = c->dir,
@@ -495,6 +519,7 @@ static void edgedma_judge_call(const struct edgedma_call *call)
 	ctx.rec = edgedma_devrec_get(call->dev);
 	if (!ctx.rec)
 		return;
+	edgedma_devrec_count(ctx.rec, EDGEDMA_DEV_CALLS, 1);
 	edgedma_devrec_refresh_driver(ctx.rec, call->dev);
 	edgedma_policy_resolve(call->dev, &ctx.policy);
 
@@ -549,6 +574,32 @@ u64 edgedma_checks_unseen(void)
 	return sum;
 }
 
+u64 edgedma_checks_translations_skipped(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(edgedma_translations_skipped, cpu);
+	return sum;
+}
+
+u64 edgedma_checks_irqsoff_max_ns(void)
+{
+	u64 max = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		max = max(max, READ_ONCE(per_cpu(edgedma_irqsoff_max_ns, cpu)));
+	return max;
+}
+
+void edgedma_checks_init(void)
+{
+	if (measure_irqsoff)
+		static_branch_enable(&edgedma_irqsoff_timed);
+}
+
 /*
  * With interrupts off: a kprobe that fires while another one's handler runs
  * on the same CPU is skipped by the kprobe core, and an interrupt taken here
@@ -558,8 +609,19 @@ u64 edgedma_checks_unseen(void)
 void edgedma_track_call(const struct edgedma_call *call)
 {
 	unsigned long flags;
+	u64 start, took;
 
+	if (!static_branch_unlikely(&edgedma_irqsoff_timed)) {
+		local_irq_save(flags);
+		edgedma_judge_call(call);
+		local_irq_restore(flags);
+		return;
+	}
 	local_irq_save(flags);
+	start = local_clock();
 	edgedma_judge_call(call);
+	took = local_clock() - start;
+	if (took > __this_cpu_read(edgedma_irqsoff_max_ns))
+		__this_cpu_write(edgedma_irqsoff_max_ns, took);
 	local_irq_restore(flags);
 }

@@ -10,6 +10,13 @@
 #include <linux/kprobes.h>
 #include <linux/mem_encrypt.h>
 #include <linux/mm.h>
+#include <linux/capability.h>
+#include <linux/file.h>
+#include <linux/iommu.h>
+#include <linux/percpu.h>
+#include <linux/net.h>
+#include <net/genetlink.h>
+#include <net/sock.h>
 
 #include "compat.h"
 
@@ -133,3 +140,76 @@ bool edgedma_function_range(const char *name, unsigned long *start,
 	*end = addr + size;
 	return true;
 }
+
+#ifdef EDGEDMA_HAVE_GENL_MCAST_CAP_SYS_ADMIN
+void edgedma_compat_multicast_admin(const struct genl_family *family,
+				    struct sk_buff *msg, unsigned int group)
+{
+	genlmsg_multicast(family, msg, 0, group, GFP_KERNEL);
+}
+#else
+/* The opener's credentials, as netlink_capable() judges a sender. */
+static int edgedma_not_admin(struct sock *dsk, struct sk_buff *skb, void *data)
+{
+	struct socket *sock = dsk->sk_socket;
+
+	return !sock || !sock->file ||
+	       !file_ns_capable(sock->file, &init_user_ns, CAP_SYS_ADMIN);
+}
+
+void edgedma_compat_multicast_admin(const struct genl_family *family,
+				    struct sk_buff *msg, unsigned int group)
+{
+	unsigned int id = family->mcgrp_offset + group;
+
+	NETLINK_CB(msg).dst_group = id;
+	netlink_broadcast_filtered(init_net.genl_sock, msg, 0, id, GFP_KERNEL,
+				   edgedma_not_admin, NULL);
+}
+#endif
+
+#ifdef CONFIG_PREEMPT_RT
+/*
+ * iova_to_phys implementations that read the IO page table without a lock
+ * (io-pgtable walks and the x86 IOMMUs' own walkers). Others, like
+ * virtio-iommu's and arm-smmu (v2)'s hardware lookup, take a spinlock_t,
+ * which sleeps on PREEMPT_RT. Names as sprint_symbol_no_offset() gives them.
+ */
+static const char *const edgedma_lockless_iova_to_phys[] = {
+	"intel_iommu_iova_to_phys",
+	"amd_iommu_iova_to_phys",
+	"arm_smmu_iova_to_phys [arm_smmu_v3]",
+#if IS_BUILTIN(CONFIG_ARM_SMMU_V3) && !IS_ENABLED(CONFIG_ARM_SMMU)
+	"arm_smmu_iova_to_phys",
+#endif
+};
+
+/* The last driver function judged on this CPU, and the verdict. */
+static DEFINE_PER_CPU(void *, edgedma_judged_fn);
+static DEFINE_PER_CPU(bool, edgedma_judged_lockless);
+
+bool edgedma_iommu_translate_in_hook(struct iommu_domain *domain)
+{
+	void *fn = domain->ops ? (void *)domain->ops->iova_to_phys : NULL;
+	char name[KSYM_SYMBOL_LEN];
+	bool lockless = false;
+	unsigned int i;
+
+	if (!fn)
+		return false;
+	if (__this_cpu_read(edgedma_judged_fn) == fn)
+		return __this_cpu_read(edgedma_judged_lockless);
+	sprint_symbol_no_offset(name, (unsigned long)fn);
+	for (i = 0; i < ARRAY_SIZE(edgedma_lockless_iova_to_phys); i++)
+		if (!strcmp(name, edgedma_lockless_iova_to_phys[i]))
+			lockless = true;
+	__this_cpu_write(edgedma_judged_lockless, lockless);
+	__this_cpu_write(edgedma_judged_fn, fn);
+	return lockless;
+}
+#else
+bool edgedma_iommu_translate_in_hook(struct iommu_domain *domain)
+{
+	return true;
+}
+#endif

@@ -54,6 +54,24 @@ edgedma_genl_dumpit_attrs(const struct genl_dumpit_info *info)
 #endif
 
 /*
+ * The multicast groups carry kernel addresses: CAP_SYS_ADMIN only. Where
+ * the kernel has the group flag it refuses the join itself; elsewhere
+ * edgedma_compat_multicast_admin() sends only to sockets whose opener had
+ * CAP_SYS_ADMIN (compat.c), and a kernel with neither cannot build.
+ */
+#ifdef EDGEDMA_HAVE_GENL_MCAST_CAP_SYS_ADMIN
+#define EDGEDMA_MCGRP_ADMIN_FLAGS	GENL_MCAST_CAP_SYS_ADMIN
+#else
+#define EDGEDMA_MCGRP_ADMIN_FLAGS	0
+#ifndef EDGEDMA_HAVE_NETLINK_BROADCAST_FILTERED
+#error "this kernel can neither restrict netlink multicast groups nor filter their members"
+#endif
+#endif
+/* Multicast @msg to @family's group number @group (process context). */
+void edgedma_compat_multicast_admin(const struct genl_family *family,
+				    struct sk_buff *msg, unsigned int group);
+
+/*
  * Return addresses as they sit on the stack. arm64 with pointer
  * authentication (6.4 named the helper ptrauth_strip_kernel_insn_pac()) keeps
  * them signed in the top bits, where stack traces give them stripped.
@@ -83,6 +101,15 @@ bool edgedma_phys_in_kernel_rodata(u64 phys, u64 size);
  * kernel's own unexported helper can translate.
  */
 u64 edgedma_direct_dma_to_phys(struct device *dev, u64 dma_addr);
+
+/*
+ * Whether the hooks may ask @domain's driver for a translation with
+ * interrupts off. Always on kernels where spinlock_t spins; on PREEMPT_RT,
+ * where it sleeps, only for drivers known to walk their page tables
+ * without one (compat.c). Hook context.
+ */
+struct iommu_domain;
+bool edgedma_iommu_translate_in_hook(struct iommu_domain *domain);
 
 /*
  * 6.11 made dma_sync_single_for_cpu() and the three other syncs inline

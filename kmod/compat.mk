@@ -46,3 +46,13 @@ ccflags-$(call edgedma_header_has,include/linux/kprobes.h,get_kretprobe_retaddr)
 # off the stack.
 ccflags-$(call edgedma_header_has,arch/$(SRCARCH)/include/asm/compiler.h,define ptrauth_strip_kernel_insn_pac) += \
 	-DEDGEDMA_HAVE_PTRAUTH_STRIP_KERNEL_INSN_PAC
+
+# 6.7 (backported to the stable kernels, Debian's 6.1 among them):
+# GENL_MCAST_CAP_SYS_ADMIN, a multicast group only CAP_SYS_ADMIN may join.
+ccflags-$(call edgedma_header_has,include/net/genetlink.h,GENL_MCAST_CAP_SYS_ADMIN) += \
+	-DEDGEDMA_HAVE_GENL_MCAST_CAP_SYS_ADMIN
+
+# Until 6.2: netlink_broadcast_filtered(), the fallback for kernels without
+# the group flag above.
+ccflags-$(call edgedma_header_has,include/linux/netlink.h,netlink_broadcast_filtered) += \
+	-DEDGEDMA_HAVE_NETLINK_BROADCAST_FILTERED

@@ -3,6 +3,8 @@
 #define _EDGEDMA_DEVICES_H
 
 #include <linux/atomic.h>
+#include <linux/seqlock.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 struct device;
@@ -14,10 +16,16 @@ struct device;
  * claimed from a fixed table the first time a device is seen and never
  * freed, so mappings and findings can name a device without touching its
  * struct device again (it may be gone by the time a dump reads them).
+ *
+ * The names change when a driver binds or the slot is reused: writers hold
+ * names_lock, readers copy them with edgedma_devrec_names(), which retries
+ * until it got both without a writer in between.
  */
 struct edgedma_devrec {
 	struct device *dev;		/* NULL: slot free */
 	const char *kobj_name;		/* identifies this incarnation of dev */
+	raw_spinlock_t names_lock;
+	seqcount_raw_spinlock_t names_seq;
 	char name[EDGEDMA_NAME_LEN];
 	char driver[EDGEDMA_NAME_LEN];
 	const void *driver_seen;	/* the struct device_driver named above */
@@ -31,6 +39,14 @@ struct edgedma_devrec {
 	atomic_t ready;
 };
 
+/* Per-device counters (per CPU, summed when read). */
+enum edgedma_devrec_counter {
+	EDGEDMA_DEV_CALLS,
+	EDGEDMA_DEV_LIVE,		/* maps minus unmaps: may dip below 0 per CPU */
+	EDGEDMA_DEV_FINDINGS,
+	EDGEDMA_DEV_COUNTERS
+};
+
 int edgedma_devices_init(void);
 void edgedma_devices_exit(void);
 
@@ -40,11 +56,30 @@ struct edgedma_devrec *edgedma_devrec_get(struct device *dev);
 struct edgedma_devrec *edgedma_devrec_find(struct device *dev);
 /* Copy the driver name of @dev into its record if it changed. */
 void edgedma_devrec_refresh_driver(struct edgedma_devrec *rec, struct device *dev);
+/* Consistent copies of the record's names; either buffer may be NULL. */
+void edgedma_devrec_names(const struct edgedma_devrec *rec,
+			  char name[EDGEDMA_NAME_LEN], char driver[EDGEDMA_NAME_LEN]);
+/* Any context; @delta may be negative for EDGEDMA_DEV_LIVE. */
+void edgedma_devrec_count(const struct edgedma_devrec *rec,
+			  enum edgedma_devrec_counter counter, long delta);
 u64 edgedma_devices_untracked(void);
 size_t edgedma_devices_memory(void);	/* bytes preallocated at load */
 /* The driver of @dev binds or has unbound; process context. */
 void edgedma_devrec_view_starts(struct device *dev);
 /* A PCI or platform device by dev_name(), with a reference; process context. */
 struct device *edgedma_find_device_by_name(const char *name);
+
+/* One device as DEVICES_GET reports it. */
+struct edgedma_device_info {
+	char name[EDGEDMA_NAME_LEN];
+	char driver[EDGEDMA_NAME_LEN];
+	u64 calls;
+	u64 mappings_live;
+	u64 findings;
+	bool complete;
+};
+
+/* The first claimed slot at or after *@slot; advances *@slot past it. */
+bool edgedma_device_info_next(unsigned long *slot, struct edgedma_device_info *out);
 
 #endif /* _EDGEDMA_DEVICES_H */

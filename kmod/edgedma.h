@@ -57,6 +57,13 @@ struct edgedma_call {
 /* Called by the hooks, in any context but NMI; never sleeps. */
 void edgedma_track_call(const struct edgedma_call *call);
 
+/*
+ * A module parameter's value lies in [min, max]; otherwise the load is
+ * refused with a message that names the parameter and the range.
+ */
+int edgedma_param_check(const char *name, unsigned long long value,
+			unsigned long long min, unsigned long long max);
+
 /* hook.c: attaching to the DMA-mapping API. */
 u32 edgedma_hook_modes_available(void);
 int edgedma_hook_start(void);		/* in the mode the hook= parameter asks */

@@ -13,14 +13,17 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/irq_work.h>
+#include <linux/kallsyms.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
+#include <linux/ratelimit.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <uapi/linux/edgedma.h>
 
+#include "checks.h"
 #include "compat.h"
 #include "edgedma.h"
 #include "findings.h"
@@ -28,7 +31,7 @@
 
 static unsigned int findings_log_size = 1024;
 module_param(findings_log_size, uint, 0444);
-MODULE_PARM_DESC(findings_log_size, "Findings kept for FINDINGS_GET (default 1024)");
+MODULE_PARM_DESC(findings_log_size, "Findings kept for FINDINGS_GET, 1 to 1048576 (default 1024)");
 
 static bool log_findings = true;
 module_param(log_findings, bool, 0644);
@@ -76,21 +79,34 @@ const char *edgedma_finding_kind_name(u32 kind)
 	return "unknown";
 }
 
+/* Name the code at @addr as %pS does, or "" when no symbol covers it. */
+static void edgedma_symbol_name(char *buf, size_t len, unsigned long addr)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	buf[0] = '\0';
+	if (!addr)
+		return;
+	sprint_symbol(sym, addr);
+	/* Unresolved, sprint_symbol() gives the bare address: keep none. */
+	if (!strncmp(sym, "0x", 2))
+		return;
+	strscpy(buf, sym, len);
+}
+
+/* Hook context: nothing here prints or sleeps; the work item logs it. */
 void edgedma_finding_report(struct edgedma_finding *f)
 {
 	unsigned long flags;
 
 	f->time_ns = ktime_get_ns();
+	edgedma_symbol_name(f->caller_name, sizeof(f->caller_name), f->caller);
+	edgedma_symbol_name(f->map_caller_name, sizeof(f->map_caller_name),
+			    f->map_caller);
 	raw_spin_lock_irqsave(&edgedma_log_lock, flags);
 	f->seq = ++edgedma_last_seq;
 	edgedma_log[f->seq % findings_log_size] = *f;
 	raw_spin_unlock_irqrestore(&edgedma_log_lock, flags);
-
-	if (READ_ONCE(log_findings))
-		pr_info_ratelimited("finding %llu %s on %s (%s): %s\n", f->seq,
-				    edgedma_finding_kind_name(f->kind), f->device,
-				    f->driver[0] ? f->driver : "no driver",
-				    f->detail);
 	irq_work_queue(&edgedma_kick);
 }
 
@@ -123,37 +139,55 @@ u64 edgedma_findings_events_dropped(void)
 	return atomic64_read(&edgedma_events_dropped);
 }
 
+/*
+ * One line per finding in the kernel log, without addresses: the log may
+ * be readable by anyone (dmesg_restrict=0), the netlink record has them for
+ * CAP_SYS_ADMIN. Our own ratelimit, to say how many lines it held back.
+ */
+static void edgedma_finding_print(const struct edgedma_finding *f)
+{
+	static DEFINE_RATELIMIT_STATE(limit, 5 * HZ, 10);
+	static unsigned int held_back;
+
+	if (!READ_ONCE(log_findings))
+		return;
+	ratelimit_set_flags(&limit, RATELIMIT_MSG_ON_RELEASE);
+	if (!__ratelimit(&limit)) {
+		held_back++;
+		return;
+	}
+	if (held_back)
+		pr_info("%u findings before this one were not printed (ratelimited); 'edgedma findings' lists them all\n",
+			held_back);
+	held_back = 0;
+	pr_info("finding %llu %s on %s (%s), %s from %s\n", f->seq,
+		edgedma_finding_kind_name(f->kind), f->device,
+		f->driver[0] ? f->driver : "no driver", edgedma_call_name(f->call),
+		f->caller_name[0] ? f->caller_name : "code outside any known symbol");
+}
+
+/* The only caller of the helpers below: the work item never runs twice at once. */
+static struct edgedma_finding edgedma_send_buf;
+
 static void edgedma_send_work_fn(struct work_struct *work)
 {
-	struct edgedma_finding *f;
+	struct edgedma_finding *f = &edgedma_send_buf;
 
-	/* Nobody to tell: nothing is lost to anyone (the log keeps them). */
-	if (!edgedma_nl_events_listened()) {
-		edgedma_sent_seq = edgedma_findings_last_seq();
-		return;
-	}
-	f = kmalloc(sizeof(*f), GFP_KERNEL);
-	if (!f) {
-		/* Nothing sent: everything pending is lost to listeners. */
-		u64 last = edgedma_findings_last_seq();
-
-		atomic64_add(last - edgedma_sent_seq, &edgedma_events_dropped);
-		edgedma_sent_seq = last;
-		return;
-	}
 	while (edgedma_sent_seq < edgedma_findings_last_seq()) {
 		u64 want = edgedma_sent_seq + 1;
+		bool listened = edgedma_nl_events_listened();
 
 		if (!edgedma_finding_get(want, f))
 			break;
-		if (f->seq > want)	/* overwritten before we got here */
+		/* Overwritten before we got here: lost to listeners. */
+		if (f->seq > want && listened)
 			atomic64_add(f->seq - want, &edgedma_events_dropped);
-		if (edgedma_nl_notify_finding(f) == -ENOMEM)
+		edgedma_finding_print(f);
+		if (listened && edgedma_nl_notify_finding(f) == -ENOMEM)
 			atomic64_inc(&edgedma_events_dropped);
 		edgedma_sent_seq = f->seq;
 		cond_resched();
 	}
-	kfree(f);
 }
 
 size_t edgedma_findings_memory(void)
@@ -163,8 +197,10 @@ size_t edgedma_findings_memory(void)
 
 int __init edgedma_findings_init(void)
 {
-	if (!findings_log_size)
-		findings_log_size = 1;
+	int err = edgedma_param_check("findings_log_size", findings_log_size, 1, 1U << 20);
+
+	if (err)
+		return err;
 	edgedma_log = kvcalloc(findings_log_size, sizeof(*edgedma_log),
 			       GFP_KERNEL);
 	if (!edgedma_log)

@@ -7,6 +7,8 @@
 #include "devices.h"
 
 #define EDGEDMA_DETAIL_LEN	224
+/* "function+0x1c/0x80 [module]", as %pS gives it; longer names are cut. */
+#define EDGEDMA_SYMBOL_LEN	96
 
 /* One finding, as logged and as sent to userspace. */
 struct edgedma_finding {
@@ -23,6 +25,13 @@ struct edgedma_finding {
 	char device[EDGEDMA_NAME_LEN];
 	char driver[EDGEDMA_NAME_LEN];
 	char detail[EDGEDMA_DETAIL_LEN];
+	/*
+	 * The callers named when the finding was made, from the symbols
+	 * loaded then: the code may be gone, or replaced, by the time anyone
+	 * reads the finding. "" when no symbol covers the address.
+	 */
+	char caller_name[EDGEDMA_SYMBOL_LEN];
+	char map_caller_name[EDGEDMA_SYMBOL_LEN];
 };
 
 int edgedma_findings_init(void);

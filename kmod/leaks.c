@@ -85,8 +85,8 @@ static void edgedma_leak_report(const struct edgedma_mapping *m)
 		key->unseen++;
 		return;
 	}
-	strscpy(f.device, m->devrec->name, sizeof(f.device));
-	strscpy(f.driver, m->devrec->driver, sizeof(f.driver));
+	edgedma_devrec_names(m->devrec, f.device, f.driver);
+	edgedma_devrec_count(m->devrec, EDGEDMA_DEV_FINDINGS, 1);
 	n = snprintf(f.detail, sizeof(f.detail),
 		     "%s of %llu bytes at %#llx made by %pS is still live when %s",
 		     edgedma_call_name(m->kind), m->size, m->dma_addr,
@@ -137,12 +137,14 @@ static int edgedma_bus_event(struct notifier_block *nb, unsigned long action,
 		break;
 	case BUS_NOTIFY_UNBOUND_DRIVER: {
 		struct edgedma_leak_key key = { .why = why, .dev = dev };
+		char driver[EDGEDMA_NAME_LEN];
 
 		key.rec = edgedma_devrec_find(dev);
 		if (!key.rec)
 			break;
+		edgedma_devrec_names(key.rec, NULL, driver);
 		snprintf(why, sizeof(why), "driver %s unbinds from %s",
-			 key.rec->driver[0] ? key.rec->driver : "?", dev_name(dev));
+			 driver[0] ? driver : "?", dev_name(dev));
 		edgedma_leaks_drain(&key);
 		/* Nothing of the driver's is left: what follows is all seen. */
 		edgedma_devrec_view_starts(dev);

@@ -4,13 +4,15 @@
  *
  * Module entry and exit. Each concern lives in its own file; this one only
  * brings them up in order and takes them down in reverse. The hooks come
- * last and go first, so nothing they feed is ever missing.
+ * after everything they feed and go before it; the netlink family comes
+ * after the hooks and goes first.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/utsname.h>
 
+#include "checks.h"
 #include "compat.h"
 #include "devices.h"
 #include "edgedma.h"
@@ -21,6 +23,20 @@
 #include "netlink.h"
 #include "vmalloc_pages.h"
 
+int edgedma_param_check(const char *name, unsigned long long value,
+			unsigned long long min, unsigned long long max)
+{
+	if (value >= min && value <= max)
+		return 0;
+	pr_err("%s=%llu is out of range: it must be from %llu to %llu\n",
+	       name, value, min, max);
+	return -EINVAL;
+}
+
+/*
+ * The netlink family comes last: a request may reach any part as soon as it
+ * is registered. Everything below is torn down in exactly the reverse order.
+ */
 static int __init edgedma_init(void)
 {
 	int err;
@@ -28,6 +44,7 @@ static int __init edgedma_init(void)
 	err = edgedma_compat_init();
 	if (err)
 		goto err_out;
+	edgedma_checks_init();
 	err = edgedma_devices_init();
 	if (err)
 		goto err_out;
@@ -40,30 +57,30 @@ static int __init edgedma_init(void)
 	err = edgedma_map_events_init();
 	if (err)
 		goto err_findings;
-	err = edgedma_netlink_init();
-	if (err)
-		goto err_map_events;
 	err = edgedma_leaks_init();
 	if (err)
-		goto err_netlink;
+		goto err_map_events;
 	err = edgedma_vmalloc_pages_init();
 	if (err)
 		goto err_leaks;
 	err = edgedma_hook_start();
 	if (err)
 		goto err_vmalloc;
+	err = edgedma_netlink_init();
+	if (err)
+		goto err_hook;
 
 	pr_info("version %s loaded on %s, hook mode %u (available 0x%x)\n",
 		EDGEDMA_VERSION, init_utsname()->release,
 		edgedma_hook_mode_active(), edgedma_hook_modes_available());
 	return 0;
 
+err_hook:
+	edgedma_hook_stop();
 err_vmalloc:
 	edgedma_vmalloc_pages_exit();
 err_leaks:
 	edgedma_leaks_exit();
-err_netlink:
-	edgedma_netlink_exit();
 err_map_events:
 	edgedma_map_events_exit();
 err_findings:
@@ -77,15 +94,18 @@ err_out:
 	return err;
 }
 
+/*
+ * The family goes first: once it is unregistered no request is in flight
+ * and none can start, so nothing can re-arm a sender stopped below.
+ */
 static void __exit edgedma_exit(void)
 {
+	edgedma_netlink_exit();
 	edgedma_hook_stop();
 	edgedma_vmalloc_pages_exit();
 	edgedma_leaks_exit();
-	/* Before the family goes: the senders use it. */
-	edgedma_findings_exit();
 	edgedma_map_events_exit();
-	edgedma_netlink_exit();
+	edgedma_findings_exit();
 	edgedma_maptrack_exit();
 	edgedma_devices_exit();
 	pr_info("unloaded\n");

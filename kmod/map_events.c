@@ -42,7 +42,7 @@
 static unsigned int map_event_buffer = 1024;
 module_param(map_event_buffer, uint, 0444);
 MODULE_PARM_DESC(map_event_buffer,
-		 "Mapping events each CPU buffers while the stream is on (default 1024, rounded up to a power of two)");
+		 "Mapping events each CPU buffers while the stream is on, 16 to 1048576 (default 1024, rounded up to a power of two)");
 
 /* How often the sender empties the rings while the stream is on. */
 #define EDGEDMA_MAP_EVENTS_PERIOD	msecs_to_jiffies(10)
@@ -151,17 +151,19 @@ void __edgedma_map_event_record(const struct edgedma_call *call,
 static int edgedma_map_event_put(struct sk_buff *msg, int cpu,
 				 const struct edgedma_map_event *ev)
 {
+	char name[EDGEDMA_NAME_LEN], driver[EDGEDMA_NAME_LEN];
 	struct nlattr *nest = nla_nest_start(msg, EDGEDMA_A_MAP_EVENTS_EVENT);
 
 	if (!nest)
 		return -EMSGSIZE;
+	edgedma_devrec_names(ev->rec, name, driver);
 	if (nla_put_u32(msg, EDGEDMA_A_MAP_EVENT_CPU, cpu) ||
 	    nla_put_u64_64bit(msg, EDGEDMA_A_MAP_EVENT_SEQ, ev->seq, EDGEDMA_A_MAP_EVENT_PAD) ||
 	    nla_put_u64_64bit(msg, EDGEDMA_A_MAP_EVENT_TIME_NS, ev->time_ns,
 			      EDGEDMA_A_MAP_EVENT_PAD) ||
 	    nla_put_u32(msg, EDGEDMA_A_MAP_EVENT_CALL, ev->kind) ||
-	    nla_put_string(msg, EDGEDMA_A_MAP_EVENT_DEVICE, ev->rec->name) ||
-	    nla_put_string(msg, EDGEDMA_A_MAP_EVENT_DRIVER, ev->rec->driver) ||
+	    nla_put_string(msg, EDGEDMA_A_MAP_EVENT_DEVICE, name) ||
+	    nla_put_string(msg, EDGEDMA_A_MAP_EVENT_DRIVER, driver) ||
 	    nla_put_u64_64bit(msg, EDGEDMA_A_MAP_EVENT_DMA_ADDR, ev->dma_addr,
 			      EDGEDMA_A_MAP_EVENT_PAD) ||
 	    nla_put_u64_64bit(msg, EDGEDMA_A_MAP_EVENT_SIZE, ev->size, EDGEDMA_A_MAP_EVENT_PAD) ||
@@ -313,9 +315,13 @@ size_t edgedma_map_events_memory(void)
 
 int __init edgedma_map_events_init(void)
 {
-	unsigned int size = roundup_pow_of_two(clamp(map_event_buffer, 16U, 1U << 20));
-	int cpu;
+	unsigned int size;
+	int cpu, err;
 
+	err = edgedma_param_check("map_event_buffer", map_event_buffer, 16, 1U << 20);
+	if (err)
+		return err;
+	size = roundup_pow_of_two(map_event_buffer);
 	map_event_buffer = size;
 	edgedma_ring_mask = size - 1;
 	init_irq_work(&edgedma_map_events_kick, edgedma_map_events_kick_fn);

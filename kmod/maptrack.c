@@ -23,21 +23,31 @@
 #include <linux/spinlock.h>
 
 #include "compat.h"
+#include "devices.h"
 #include "edgedma.h"
 #include "maptrack.h"
 
 static unsigned int pool_size = 32768;
 module_param(pool_size, uint, 0444);
-MODULE_PARM_DESC(pool_size, "Live mappings edgedma can track (default 32768)");
+MODULE_PARM_DESC(pool_size, "Live mappings edgedma can track, 1 to 16777216 (default 32768)");
 
 static unsigned int history_size = 256;
 module_param(history_size, uint, 0444);
-MODULE_PARM_DESC(history_size, "Recent unmaps remembered per CPU (default 256)");
+MODULE_PARM_DESC(history_size, "Recent unmaps remembered per CPU, 0 to 65536 (default 256)");
 
 #define EDGEDMA_HASH_BITS	14
-#define EDGEDMA_GRANULE_SHIFT	13
-/* Containment searches step back at most this many granules (32 MiB). */
-#define EDGEDMA_MAX_SEARCH	4096
+
+/*
+ * Size classes bound the work of a containment search, which runs with
+ * interrupts off: a mapping is filed under the granule of its start in the
+ * smallest class whose granule is at least 1/16 of its size, so a search
+ * steps back at most 17 granules per class that holds anything. Mappings
+ * beyond the last class (over 1 TiB) are searched 32 granules back.
+ */
+static const u8 edgedma_class_shift[] = { 13, 19, 26, 36 };	/* 8K 512K 64M 64G */
+#define EDGEDMA_CLASSES		ARRAY_SIZE(edgedma_class_shift)
+#define EDGEDMA_CLASS_SPAN	16
+#define EDGEDMA_MAX_STEPS	32
 
 struct edgedma_bucket {
 	raw_spinlock_t lock;
@@ -59,15 +69,44 @@ static struct edgedma_unmapped *edgedma_history_ring;
 static DEFINE_PER_CPU(unsigned int, edgedma_pool_hint);
 static DEFINE_PER_CPU(s64, edgedma_live);
 static DEFINE_PER_CPU(u64, edgedma_exhausted);
-/* Largest mapping seen, bounding how far a containment search looks. */
-static u64 edgedma_largest;
+/* Adds and removes, for dumps to tell whether the table changed under them. */
+static DEFINE_PER_CPU(u64, edgedma_changes);
+/* Largest mapping seen per class, bounding how far a search looks. */
+static u64 edgedma_largest[EDGEDMA_CLASSES];
+
+static unsigned int edgedma_class_of(u64 size)
+{
+	unsigned int c;
+
+	for (c = 0; c < EDGEDMA_CLASSES - 1; c++)
+		if (size <= (u64)EDGEDMA_CLASS_SPAN << edgedma_class_shift[c])
+			break;
+	return c;
+}
 
 static struct edgedma_bucket *edgedma_bucket_of(struct edgedma_devrec *rec,
-						u64 granule)
+						unsigned int class, u64 granule)
 {
-	u64 key = (u64)(unsigned long)rec ^ (granule * GOLDEN_RATIO_64);
+	u64 key = (u64)(unsigned long)rec ^ ((granule * EDGEDMA_CLASSES + class) *
+					     GOLDEN_RATIO_64);
 
 	return &edgedma_buckets[hash_64(key, EDGEDMA_HASH_BITS)];
+}
+
+static struct edgedma_bucket *edgedma_bucket_at(struct edgedma_devrec *rec,
+						unsigned int class, u64 dma_addr)
+{
+	return edgedma_bucket_of(rec, class, dma_addr >> edgedma_class_shift[class]);
+}
+
+u64 edgedma_maptrack_generation(void)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu(edgedma_changes, cpu));
+	return sum;
 }
 
 static struct edgedma_mapping *edgedma_pool_get(void)
@@ -99,6 +138,7 @@ static void edgedma_pool_put(struct edgedma_mapping *m)
 
 bool edgedma_maptrack_add(const struct edgedma_mapping *src)
 {
+	unsigned int class = edgedma_class_of(src->size);
 	struct edgedma_bucket *b;
 	struct edgedma_mapping *m;
 	u64 largest;
@@ -110,20 +150,22 @@ bool edgedma_maptrack_add(const struct edgedma_mapping *src)
 	*m = *src;
 	INIT_HLIST_NODE(&m->node);
 
-	largest = READ_ONCE(edgedma_largest);
+	largest = READ_ONCE(edgedma_largest[class]);
 	while (m->size > largest) {
-		u64 seen = cmpxchg64(&edgedma_largest, largest, m->size);
+		u64 seen = cmpxchg64(&edgedma_largest[class], largest, m->size);
 
 		if (seen == largest)
 			break;
 		largest = seen;
 	}
 
-	b = edgedma_bucket_of(m->devrec, m->dma_addr >> EDGEDMA_GRANULE_SHIFT);
+	b = edgedma_bucket_at(m->devrec, class, m->dma_addr);
 	raw_spin_lock(&b->lock);
 	hlist_add_head(&m->node, &b->head);
 	raw_spin_unlock(&b->lock);
 	this_cpu_inc(edgedma_live);
+	this_cpu_inc(edgedma_changes);
+	edgedma_devrec_count(m->devrec, EDGEDMA_DEV_LIVE, 1);
 	return true;
 }
 
@@ -164,51 +206,64 @@ bool edgedma_maptrack_remove(struct edgedma_devrec *rec, u64 dma_addr,
 			     unsigned long unmap_caller,
 			     struct edgedma_mapping *out)
 {
-	struct edgedma_bucket *b;
+	/* The class the unmap's size points at first, then the others. */
+	unsigned int first = edgedma_class_of(want->size), i;
 	struct edgedma_mapping *m, *found = NULL;
-	int best = -1;
 
 	lockdep_assert_irqs_disabled();
-	b = edgedma_bucket_of(rec, dma_addr >> EDGEDMA_GRANULE_SHIFT);
-	raw_spin_lock(&b->lock);
-	hlist_for_each_entry(m, &b->head, node) {
-		int fit;
+	for (i = 0; i < EDGEDMA_CLASSES && !found; i++) {
+		unsigned int class = i ? i - (i <= first) : first;
+		struct edgedma_bucket *b;
+		int best = -1;
 
-		if (m->devrec != rec || m->dma_addr != dma_addr)
+		if (i && !READ_ONCE(edgedma_largest[class]))
 			continue;
-		fit = edgedma_unmap_fit(m, want);
-		if (fit > best) {
-			best = fit;
-			found = m;
+		b = edgedma_bucket_at(rec, class, dma_addr);
+		raw_spin_lock(&b->lock);
+		hlist_for_each_entry(m, &b->head, node) {
+			int fit;
+
+			if (m->devrec != rec || m->dma_addr != dma_addr)
+				continue;
+			fit = edgedma_unmap_fit(m, want);
+			if (fit > best) {
+				best = fit;
+				found = m;
+			}
+			if (fit == 3)
+				break;
 		}
-		if (fit == 3)
-			break;
+		if (found)
+			hlist_del(&found->node);
+		raw_spin_unlock(&b->lock);
 	}
-	if (found)
-		hlist_del(&found->node);
-	raw_spin_unlock(&b->lock);
 	if (!found)
 		return false;
 
 	*out = *found;
 	edgedma_pool_put(found);
 	this_cpu_dec(edgedma_live);
+	this_cpu_inc(edgedma_changes);
+	edgedma_devrec_count(rec, EDGEDMA_DEV_LIVE, -1);
 	edgedma_history_add(out, unmap_caller);
 	return true;
 }
 
-/* Search granules downwards from @addr for a mapping @pred accepts. */
-static bool edgedma_search(struct edgedma_devrec *rec, u64 addr, u64 size,
-			   bool contain, struct edgedma_mapping *out)
+/* Search one class's granules downwards from @addr. */
+static bool edgedma_search_class(struct edgedma_devrec *rec, unsigned int class,
+				 u64 addr, u64 size, bool contain,
+				 struct edgedma_mapping *out)
 {
-	u64 granule = addr >> EDGEDMA_GRANULE_SHIFT;
-	u64 steps = (READ_ONCE(edgedma_largest) >> EDGEDMA_GRANULE_SHIFT) + 1;
-	u64 i;
+	unsigned int shift = edgedma_class_shift[class];
+	u64 largest = READ_ONCE(edgedma_largest[class]);
+	u64 granule = addr >> shift;
+	u64 steps, i;
 
-	lockdep_assert_irqs_disabled();
-	steps = min_t(u64, steps, EDGEDMA_MAX_SEARCH);
+	if (!largest)
+		return false;
+	steps = min_t(u64, (largest >> shift) + 1, EDGEDMA_MAX_STEPS);
 	for (i = 0; i <= steps && i <= granule; i++) {
-		struct edgedma_bucket *b = edgedma_bucket_of(rec, granule - i);
+		struct edgedma_bucket *b = edgedma_bucket_of(rec, class, granule - i);
 		struct edgedma_mapping *m;
 		bool hit = false;
 
@@ -227,6 +282,18 @@ static bool edgedma_search(struct edgedma_devrec *rec, u64 addr, u64 size,
 		if (hit)
 			return true;
 	}
+	return false;
+}
+
+static bool edgedma_search(struct edgedma_devrec *rec, u64 addr, u64 size,
+			   bool contain, struct edgedma_mapping *out)
+{
+	unsigned int class;
+
+	lockdep_assert_irqs_disabled();
+	for (class = 0; class < EDGEDMA_CLASSES; class++)
+		if (edgedma_search_class(rec, class, addr, size, contain, out))
+			return true;
 	return false;
 }
 
@@ -303,6 +370,11 @@ void edgedma_maptrack_walk(unsigned long *pos, edgedma_mapping_fn fn, void *arg)
 	*pos = bucket << 16;
 }
 
+/*
+ * Matching entries leave their bucket under its lock and are handed to @fn
+ * after it is dropped, with interrupts on: @fn may ask an IOMMU driver for a
+ * translation, and on PREEMPT_RT that may sleep.
+ */
 void edgedma_maptrack_drain(bool (*match)(const struct edgedma_mapping *m,
 					  const void *key),
 			    const void *key,
@@ -310,10 +382,12 @@ void edgedma_maptrack_drain(bool (*match)(const struct edgedma_mapping *m,
 {
 	unsigned long i;
 
+	might_sleep_if(fn);
 	for (i = 0; i < (1UL << EDGEDMA_HASH_BITS); i++) {
 		struct edgedma_bucket *b = &edgedma_buckets[i];
 		struct edgedma_mapping *m;
 		struct hlist_node *tmp;
+		HLIST_HEAD(drained);
 		unsigned long flags;
 
 		raw_spin_lock_irqsave(&b->lock, flags);
@@ -321,12 +395,19 @@ void edgedma_maptrack_drain(bool (*match)(const struct edgedma_mapping *m,
 			if (!match(m, key))
 				continue;
 			hlist_del(&m->node);
-			if (fn)
-				fn(m);
-			edgedma_pool_put(m);
-			this_cpu_dec(edgedma_live);
+			hlist_add_head(&m->node, &drained);
 		}
 		raw_spin_unlock_irqrestore(&b->lock, flags);
+
+		hlist_for_each_entry_safe(m, tmp, &drained, node) {
+			hlist_del(&m->node);
+			if (fn)
+				fn(m);
+			edgedma_devrec_count(m->devrec, EDGEDMA_DEV_LIVE, -1);
+			edgedma_pool_put(m);
+			this_cpu_dec(edgedma_live);
+			this_cpu_inc(edgedma_changes);
+		}
 	}
 }
 
@@ -370,7 +451,12 @@ size_t edgedma_maptrack_memory(void)
 int __init edgedma_maptrack_init(void)
 {
 	unsigned long i;
-	int cpu;
+	int cpu, err;
+
+	err = edgedma_param_check("pool_size", pool_size, 1, 1U << 24) ?:
+	      edgedma_param_check("history_size", history_size, 0, 65536);
+	if (err)
+		return err;
 
 	edgedma_buckets = kvcalloc(1UL << EDGEDMA_HASH_BITS,
 				   sizeof(*edgedma_buckets), GFP_KERNEL);

@@ -80,6 +80,8 @@ void edgedma_maptrack_drain(bool (*match)(const struct edgedma_mapping *m,
 			    void (*fn)(const struct edgedma_mapping *m));
 
 u64 edgedma_maptrack_live(void);
+/* Grows with every add and remove: equal before and after, nothing changed. */
+u64 edgedma_maptrack_generation(void);
 u64 edgedma_maptrack_pool_size(void);
 u64 edgedma_maptrack_exhausted(void);
 size_t edgedma_maptrack_memory(void);	/* bytes preallocated at load */

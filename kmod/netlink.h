@@ -1,17 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The "edgedma" generic netlink family. netlink.c owns the family, its
+ * privilege checks and its lifetime; each nl_*.c file serves the commands
+ * of one concern. Everything below the first section is for those files.
+ */
 #ifndef _EDGEDMA_NETLINK_H
 #define _EDGEDMA_NETLINK_H
 
 #include <linux/types.h>
+#include <net/genetlink.h>
+
+#include "compat.h"
 
 struct edgedma_finding;
 
+/* Registered last at load, unregistered first at unload (main.c). */
 int edgedma_netlink_init(void);
 void edgedma_netlink_exit(void);
 
 /*
  * Multicast @f to the "events" group; process context. 0 when sent or when
- * nobody listens, -ENOMEM when it could not be built.
+ * nobody listens, -ENOMEM when it could not be built, -ESHUTDOWN once the
+ * family is gone (unloading).
  */
 int edgedma_nl_notify_finding(const struct edgedma_finding *f);
 /* Whether anyone subscribed to the "events" group. */
@@ -20,11 +30,64 @@ bool edgedma_nl_events_listened(void);
 /*
  * The "map-events" group (map_events.c): a message to fill with nested
  * events, then sent, or cancelled if nothing went in; process context.
+ * new() returns NULL once the family is gone; every message it returns must
+ * be sent or cancelled, which ends the sender's hold on the family.
  */
-struct sk_buff;
 bool edgedma_nl_map_events_listened(void);
 struct sk_buff *edgedma_nl_map_events_new(void **hdr);
 void edgedma_nl_map_events_send(struct sk_buff *msg, void *hdr);
 void edgedma_nl_map_events_cancel(struct sk_buff *msg);
+
+/* ---- shared by the nl_*.c files ------------------------------------------ */
+
+extern struct genl_family edgedma_family;
+
+/* Indexes into the family's multicast groups. */
+enum { EDGEDMA_GROUP_EVENTS, EDGEDMA_GROUP_MAP_EVENTS };
+
+/*
+ * Multicast senders run in work items that can outlive the family during
+ * unload. Between begin (true) and end the family stays registered; begin
+ * returns false once unregistering has started, and nothing may be sent.
+ */
+bool edgedma_nl_send_begin(void);
+void edgedma_nl_send_end(void);
+/* Multicast @msg to @group; only to CAP_SYS_ADMIN listeners (compat.h). */
+void edgedma_nl_multicast(struct sk_buff *msg, unsigned int group);
+
+/* Replies to a do request; on failure the helpers say why in extack. */
+struct sk_buff *edgedma_nl_reply_new(struct genl_info *info, u8 cmd, void **hdr);
+int edgedma_nl_reply_send(struct sk_buff *msg, void *hdr, struct genl_info *info);
+int edgedma_nl_reply_overflow(struct sk_buff *msg, struct genl_info *info);
+
+/* Dumps: start checks privilege where it can say why (compat.h). */
+int edgedma_nl_dump_start(struct netlink_callback *cb);
+int edgedma_nl_dump_refused(struct netlink_callback *cb);
+const struct nlattr *const *edgedma_nl_dump_attrs(struct netlink_callback *cb);
+/* One message of a dump, answering @cb's request. */
+void *edgedma_nl_dump_put(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd);
+
+static inline int edgedma_put_u64(struct sk_buff *msg, int type, u64 value, int pad)
+{
+	return nla_put_u64_64bit(msg, type, value, pad);
+}
+
+/* Request and rejection counts for GET_STATS. */
+u64 edgedma_nl_requests(void);
+u64 edgedma_nl_rejected(void);
+
+/* The commands, one file per concern. */
+int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_findings_start(struct netlink_callback *cb);
+int edgedma_nl_findings_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int edgedma_nl_mappings_start(struct netlink_callback *cb);
+int edgedma_nl_mappings_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int edgedma_nl_devices_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int edgedma_nl_policy_set(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_policy_get(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_policy_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int edgedma_nl_policy_del(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_map_events_set(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _EDGEDMA_NETLINK_H */

@@ -64,7 +64,9 @@ static void edgedma_rule_apply(const struct edgedma_policy_rule *r,
 
 void edgedma_policy_resolve(struct device *dev, struct edgedma_policy *out)
 {
-	const char *drv = dev->driver ? dev->driver->name : NULL;
+	/* Read once: a racing unbind may clear dev->driver between two reads. */
+	const struct device_driver *driver = READ_ONCE(dev->driver);
+	const char *drv = driver ? driver->name : NULL;
 	const char *name = dev_name(dev);
 	unsigned int seq, i;
 

@@ -45,7 +45,8 @@ template <typename Record>
 using Destination = std::variant<std::monostate, std::string Record::*,
 				 std::uint32_t Record::*, std::uint64_t Record::*,
 				 std::optional<std::uint32_t> Record::*,
-				 std::optional<std::uint64_t> Record::*>;
+				 std::optional<std::uint64_t> Record::*,
+				 std::optional<std::string> Record::*>;
 
 enum class Presence { required, optional };
 
@@ -163,6 +164,19 @@ store_attribute(Record &record, std::optional<Integer> Record::*field,
 	record.*field = read_integer<Integer>(payload, context, name);
 }
 
+// More specialised than both templates above, so a string the module may
+// leave out comes here rather than to read_integer().
+template <typename Record>
+[[gnu::always_inline]] inline void
+store_attribute(Record &record, std::optional<std::string> Record::*field,
+		std::span<const std::byte> payload, std::string_view context, std::string_view name)
+{
+	std::optional<std::string> &value = record.*field;
+	if (!value)
+		value.emplace();
+	store_text(*value, payload, context, name);
+}
+
 // Puts a field back to its value-initialised state, keeping a string's
 // buffer.
 template <typename Record> struct ResetField {
@@ -187,7 +201,7 @@ template <typename Record, typename Visitor>
 [[gnu::always_inline]] inline void visit_destination(const Destination<Record> &destination,
 						    Visitor &&visitor)
 {
-	static_assert(std::variant_size_v<Destination<Record>> == 6,
+	static_assert(std::variant_size_v<Destination<Record>> == 7,
 		      "a new kind of Destination needs a case here");
 	switch (destination.index()) {
 	case 0: visitor(*std::get_if<0>(&destination)); break;
@@ -196,6 +210,7 @@ template <typename Record, typename Visitor>
 	case 3: visitor(*std::get_if<3>(&destination)); break;
 	case 4: visitor(*std::get_if<4>(&destination)); break;
 	case 5: visitor(*std::get_if<5>(&destination)); break;
+	case 6: visitor(*std::get_if<6>(&destination)); break;
 	default: break; // valueless: a Destination is never left so
 	}
 }
@@ -454,14 +469,7 @@ template <typename Record> struct PutAttribute {
 	int type;
 
 	void operator()(std::monostate) const {}
-	void operator()(std::string Record::*field) const
-	{
-		const std::string &text = record.*field;
-		if (text.size() + 1 + attribute_header_length > UINT16_MAX)
-			throw Error("encode", "string of " + std::to_string(text.size()) +
-				    " bytes does not fit in an attribute");
-		put_attribute(out, type, text.c_str(), text.size() + 1);
-	}
+	void operator()(std::string Record::*field) const { put_text(record.*field); }
 	template <typename Integer> void operator()(Integer Record::*field) const
 	{
 		Integer value = record.*field;
@@ -471,6 +479,22 @@ template <typename Record> struct PutAttribute {
 	{
 		if (const auto &value = record.*field)
 			put_attribute(out, type, &*value, sizeof *value);
+	}
+	// Preferred to the template above, which would write the std::string
+	// object itself.
+	void operator()(std::optional<std::string> Record::*field) const
+	{
+		if (const auto &text = record.*field)
+			put_text(*text);
+	}
+
+private:
+	void put_text(const std::string &text) const
+	{
+		if (text.size() + 1 + attribute_header_length > UINT16_MAX)
+			throw Error("encode", "string of " + std::to_string(text.size()) +
+				    " bytes does not fit in an attribute");
+		put_attribute(out, type, text.c_str(), text.size() + 1);
 	}
 };
 

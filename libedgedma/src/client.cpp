@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 #include <edgedma/client.hpp>
 
+#include <cerrno>
 #include <optional>
+#include <string>
 
 #include <linux/edgedma.h>
 #include <netlink/attr.h>
@@ -11,6 +13,7 @@
 #include "decode.hpp"
 #include "errors.hpp"
 #include "genl_socket.hpp"
+#include "mapping_table.hpp"
 
 namespace edgedma {
 namespace {
@@ -89,19 +92,32 @@ public:
 				});
 	}
 
-	// Runs a dump and decodes every message of it.
+	// Runs a dump and decodes every message of it into records; true when
+	// the kernel marked the dump interrupted (NLM_F_DUMP_INTR).
+	template <typename Decode, typename Record>
+	bool dump_into(std::uint8_t command, std::string_view operation, Decode decode,
+		       std::vector<Record> &records,
+		       const detail::GenlSocket::AttributeWriter &write = {})
+	{
+		std::string reply_name = std::string(operation) + " reply";
+		auto result = socket_.dump(family_, command, EDGEDMA_FAMILY_VERSION, operation,
+					   write, [&](const nlmsghdr &reply) {
+						   records.push_back(decode(
+							   detail::genl_attributes(reply,
+										   reply_name),
+							   reply_name));
+					   });
+		return result.interrupted;
+	}
+
+	// The same for tables that do not change under a dump, or whose
+	// readers take what they get.
 	template <typename Decode>
 	auto dump(std::uint8_t command, std::string_view operation, Decode decode,
 		  const detail::GenlSocket::AttributeWriter &write = {})
 	{
 		std::vector<decltype(decode(detail::AttributeStream{}, ""))> records;
-		std::string reply_name = std::string(operation) + " reply";
-		socket_.dump(family_, command, EDGEDMA_FAMILY_VERSION, operation, write,
-			     [&](const nlmsghdr &reply) {
-				     records.push_back(decode(
-					     detail::genl_attributes(reply, reply_name),
-					     reply_name));
-			     });
+		dump_into(command, operation, decode, records, write);
 		return records;
 	}
 
@@ -141,15 +157,41 @@ std::vector<Finding> Client::findings(std::uint64_t from_seq)
 				 });
 }
 
-std::vector<Mapping> Client::mappings(const std::optional<std::string> &device)
+MappingTable Client::mapping_table(const std::optional<std::string> &device, int max_attempts)
 {
 	constexpr std::string_view operation = "MAPPINGS_GET";
-	return connection_->dump(EDGEDMA_CMD_MAPPINGS_GET, operation, detail::decode_mapping,
-				 [&](nl_msg &request) {
-					 if (device)
-						 put_string(request, operation,
-							    EDGEDMA_A_MAPPING_DEVICE, *device);
-				 });
+	return detail::read_mapping_table(max_attempts, [&](std::vector<Mapping> &mappings) {
+		return connection_->dump_into(EDGEDMA_CMD_MAPPINGS_GET, operation,
+					      detail::decode_mapping, mappings,
+					      [&](nl_msg &request) {
+						      if (device)
+							      put_string(request, operation,
+									 EDGEDMA_A_MAPPING_DEVICE,
+									 *device);
+					      });
+	});
+}
+
+std::vector<Mapping> Client::mappings(const std::optional<std::string> &device)
+{
+	return mapping_table(device).mappings;
+}
+
+std::vector<Device> Client::devices()
+{
+	constexpr std::string_view operation = "DEVICES_GET";
+	try {
+		return connection_->dump(EDGEDMA_CMD_DEVICES_GET, operation, detail::decode_device);
+	} catch (const Error &error) {
+		// The generic netlink core's answer to a command the family does
+		// not have: a module from before DEVICES_GET.
+		if (error.error_number() != EOPNOTSUPP)
+			throw;
+		throw Error(std::string(operation),
+			    "the loaded edgedma module cannot list devices (it predates "
+			    "DEVICES_GET); load the module of this edgedma release",
+			    EOPNOTSUPP, error.kernel_message());
+	}
 }
 
 void Client::policy_set(const PolicyChange &change)

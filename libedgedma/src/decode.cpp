@@ -32,7 +32,7 @@ const std::array<AttributeRule<Info>, 9> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_MODE), &Info::hook_mode, required},
 }};
 
-const std::array<AttributeRule<Stats>, 15> stats_rules{{
+const std::array<AttributeRule<Stats>, 17> stats_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_STATS_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REQUESTS), &Stats::requests, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REJECTED), &Stats::rejected, required},
@@ -50,9 +50,12 @@ const std::array<AttributeRule<Stats>, 15> stats_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_MAP_EVENTS_DROPPED), &Stats::map_events_dropped,
 	 required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_MEMORY), &Stats::memory, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_TRANSLATIONS_SKIPPED), &Stats::translations_skipped,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_IRQSOFF_MAX_NS), &Stats::irqsoff_max_ns, optional},
 }};
 
-const std::array<AttributeRule<Finding>, 14> finding_rules{{
+const std::array<AttributeRule<Finding>, 16> finding_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_FINDING_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_SEQ), &Finding::seq, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_TIME_NS), &Finding::time_ns, required},
@@ -67,6 +70,9 @@ const std::array<AttributeRule<Finding>, 14> finding_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_CALLER), &Finding::caller, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_DETAIL), &Finding::detail, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_MAP_CALLER), &Finding::map_caller, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_CALLER_NAME), &Finding::caller_name, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_MAP_CALLER_NAME), &Finding::map_caller_name,
+	 optional},
 }};
 
 const std::array<AttributeRule<Mapping>, 14> mapping_rules{{
@@ -110,6 +116,26 @@ const std::array<AttributeRule<MapEventCursor>, 4> cursor_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENTS_CPU), &MapEventCursor::cpu, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENTS_NEXT_SEQ), &MapEventCursor::next_seq, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENTS_DROPPED), &MapEventCursor::dropped, required},
+}};
+
+// Device keeps complete as a bool; the wire has a u32.
+struct DeviceFlat {
+	std::string name;
+	std::string driver;
+	std::uint64_t calls = 0;
+	std::uint64_t mappings_live = 0;
+	std::uint64_t findings = 0;
+	std::uint32_t complete = 0;
+};
+
+const std::array<AttributeRule<DeviceFlat>, 7> device_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_DEVICE_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DEVICE_NAME), &DeviceFlat::name, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DEVICE_DRIVER), &DeviceFlat::driver, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DEVICE_CALLS), &DeviceFlat::calls, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DEVICE_MAPPINGS_LIVE), &DeviceFlat::mappings_live, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DEVICE_FINDINGS), &DeviceFlat::findings, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DEVICE_COMPLETE), &DeviceFlat::complete, required},
 }};
 
 // The target's name arrives in one of two attributes; this flat twin of
@@ -246,6 +272,14 @@ Mapping decode_mapping(AttributeStream attributes, std::string_view context)
 		throw malformed(context, "EDGEDMA_A_MAPPING_SG_COUNT without "
 				"EDGEDMA_A_MAPPING_SG_INDEX");
 	return mapping;
+}
+
+Device decode_device(AttributeStream attributes, std::string_view context)
+{
+	DeviceFlat flat = decode_set(context, attributes, device_rules);
+	// As WAS_ENABLED: any value but 0 is yes.
+	return Device{std::move(flat.name), std::move(flat.driver), flat.calls,
+		      flat.mappings_live, flat.findings, flat.complete != 0};
 }
 
 Policy decode_policy(AttributeStream attributes, std::string_view context)

@@ -40,6 +40,7 @@ Info decode_info(AttributeStream attributes);
 Stats decode_stats(AttributeStream attributes);
 Finding decode_finding(AttributeStream attributes, std::string_view context);
 Mapping decode_mapping(AttributeStream attributes, std::string_view context);
+Device decode_device(AttributeStream attributes, std::string_view context);
 Policy decode_policy(AttributeStream attributes, std::string_view context);
 MapEvent decode_map_event(AttributeStream attributes, std::string_view context);
 // The same into an event that may hold an earlier one, reusing its strings'

@@ -5,6 +5,7 @@
 #include <exception>
 #include <string>
 #include <system_error>
+#include <utility>
 
 #include <sys/socket.h>
 
@@ -27,6 +28,7 @@ struct PendingRequest {
 	const GenlSocket::ReplyHandler &on_reply;
 	bool finished = false;
 	std::exception_ptr failure;
+	bool interrupted = false; // a message carried NLM_F_DUMP_INTR
 };
 
 int on_valid(nl_msg *message, void *argument)
@@ -41,6 +43,17 @@ int on_valid(nl_msg *message, void *argument)
 	} catch (...) {
 		request.failure = std::current_exception();
 	}
+	return NL_OK;
+}
+
+// NLM_F_DUMP_INTR: what the kernel dumped changed while it did. Without
+// this callback libnl reads on to NLMSG_DONE and then fails the receive
+// with NLE_DUMP_INTR, which says nothing of the messages already handed
+// over; the caller is better placed to judge (Client::mapping_table() dumps
+// again), so the fact is noted and the message goes on to on_valid().
+int on_dump_interrupted(nl_msg *, void *argument)
+{
+	static_cast<PendingRequest *>(argument)->interrupted = true;
 	return NL_OK;
 }
 
@@ -107,13 +120,27 @@ int on_error(sockaddr_nl *, nlmsgerr *error, void *argument)
 
 } // namespace
 
-GenlSocket::GenlSocket() : socket_(nl_socket_alloc())
+namespace {
+
+SocketHandle connect_generic()
 {
-	if (!socket_)
+	SocketHandle socket(nl_socket_alloc());
+	if (!socket)
 		throw Error(std::string(socket_context), "cannot allocate a socket", ENOMEM);
 	errno = 0;
-	if (int rc = genl_connect(socket_.get()); rc < 0)
+	if (int rc = genl_connect(socket.get()); rc < 0)
 		throw libnl_failure(socket_context, "connect", rc, errno);
+	return socket;
+}
+
+} // namespace
+
+GenlSocket::GenlSocket() : GenlSocket(connect_generic()) {}
+
+GenlSocket::GenlSocket(SocketHandle connected) : socket_(std::move(connected))
+{
+	if (!socket_)
+		throw Error(std::string(socket_context), "no socket given");
 
 	// libnl 3.7 has no helper for these: set them on the file descriptor.
 	enable_option(NETLINK_EXT_ACK, "NETLINK_EXT_ACK");
@@ -175,19 +202,19 @@ void GenlSocket::request(int family, std::uint8_t command, std::uint8_t version,
 		 on_reply);
 }
 
-void GenlSocket::dump(int family, std::uint8_t command, std::uint8_t version,
-		      std::string_view operation,
-		      const AttributeWriter &write_attributes,
-		      const ReplyHandler &on_reply)
+GenlSocket::DumpResult GenlSocket::dump(int family, std::uint8_t command,
+					std::uint8_t version, std::string_view operation,
+					const AttributeWriter &write_attributes,
+					const ReplyHandler &on_reply)
 {
-	exchange(Kind::dump, family, command, version, operation, write_attributes,
-		 on_reply);
+	return exchange(Kind::dump, family, command, version, operation, write_attributes,
+			on_reply);
 }
 
-void GenlSocket::exchange(Kind kind, int family, std::uint8_t command,
-			  std::uint8_t version, std::string_view operation,
-			  const AttributeWriter &write_attributes,
-			  const ReplyHandler &on_reply)
+GenlSocket::DumpResult GenlSocket::exchange(Kind kind, int family, std::uint8_t command,
+					    std::uint8_t version, std::string_view operation,
+					    const AttributeWriter &write_attributes,
+					    const ReplyHandler &on_reply)
 {
 	MessageHandle message(nlmsg_alloc());
 	if (!message)
@@ -211,8 +238,9 @@ void GenlSocket::exchange(Kind kind, int family, std::uint8_t command,
 	CallbacksHandle callbacks(nl_cb_alloc(NL_CB_DEFAULT));
 	if (!callbacks)
 		throw Error(std::string(operation), "cannot allocate callbacks", ENOMEM);
-	PendingRequest pending{operation, on_reply, false, nullptr};
+	PendingRequest pending{operation, on_reply, false, nullptr, false};
 	nl_cb_set(callbacks.get(), NL_CB_VALID, NL_CB_CUSTOM, on_valid, &pending);
+	nl_cb_set(callbacks.get(), NL_CB_DUMP_INTR, NL_CB_CUSTOM, on_dump_interrupted, &pending);
 	nl_cb_set(callbacks.get(), NL_CB_ACK, NL_CB_CUSTOM, on_finished, &pending);
 	nl_cb_set(callbacks.get(), NL_CB_FINISH, NL_CB_CUSTOM,
 		  kind == Kind::dump ? on_dump_done : on_finished, &pending);
@@ -230,6 +258,7 @@ void GenlSocket::exchange(Kind kind, int family, std::uint8_t command,
 	}
 	if (pending.failure)
 		std::rethrow_exception(pending.failure);
+	return DumpResult{pending.interrupted};
 }
 
 } // namespace edgedma::detail

@@ -20,6 +20,9 @@ public:
 	// Connects, and asks the kernel for extended acks without the echoed
 	// request. Throws Error.
 	GenlSocket();
+	// The same over a socket already connected: the tests' stand-in for
+	// the kernel is a NETLINK_USERSOCK socket at the peer port.
+	explicit GenlSocket(SocketHandle connected);
 
 	// The id of a generic netlink family, or nothing if the kernel has no
 	// family of that name.
@@ -41,20 +44,30 @@ public:
 		     const AttributeWriter &write_attributes,
 		     const ReplyHandler &on_reply);
 
+	// How a dump went.
+	struct DumpResult {
+		// The kernel set NLM_F_DUMP_INTR on a message: what it dumped
+		// changed while it did, so entries may be missing or repeated.
+		// Every message was still read and passed on.
+		bool interrupted = false;
+	};
+
 	// The same for a dump (NLM_F_DUMP): on_reply sees every message of the
 	// multipart answer, which ends with NLMSG_DONE; an error the kernel puts
-	// in that NLMSG_DONE (with its extack) is thrown like a refusal.
-	void dump(int family, std::uint8_t command, std::uint8_t version,
-		  std::string_view operation,
-		  const AttributeWriter &write_attributes,
-		  const ReplyHandler &on_reply);
+	// in that NLMSG_DONE (with its extack) is thrown like a refusal. An
+	// interrupted dump is not an error: the result says so, and the caller
+	// decides whether to dump again.
+	DumpResult dump(int family, std::uint8_t command, std::uint8_t version,
+			std::string_view operation,
+			const AttributeWriter &write_attributes,
+			const ReplyHandler &on_reply);
 
 private:
 	enum class Kind { request, dump };
-	void exchange(Kind kind, int family, std::uint8_t command, std::uint8_t version,
-		      std::string_view operation,
-		      const AttributeWriter &write_attributes,
-		      const ReplyHandler &on_reply);
+	DumpResult exchange(Kind kind, int family, std::uint8_t command, std::uint8_t version,
+			    std::string_view operation,
+			    const AttributeWriter &write_attributes,
+			    const ReplyHandler &on_reply);
 	void enable_option(int option, std::string_view option_name);
 
 	SocketHandle socket_;

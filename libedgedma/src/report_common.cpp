@@ -14,11 +14,10 @@ std::string hex(std::uint64_t value)
 	return text;
 }
 
-std::string caller_text(std::uint64_t address, const Symbolizer &symbols)
+std::string caller_text(std::uint64_t address, const std::optional<std::string> &kernel_name,
+			const Symbolizer &symbols)
 {
-	if (address == 0)
-		return "unknown";
-	return symbols.describe(address);
+	return describe_caller(address, kernel_name, symbols).value_or("unknown");
 }
 
 std::string byte_size(std::uint64_t bytes)

@@ -6,6 +6,7 @@
 // the trace draw from.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -19,9 +20,10 @@ namespace edgedma::detail {
 // "0x1f00"
 std::string hex(std::uint64_t value);
 
-// A kernel code address as %pS would print it; "unknown" for 0 (the module
-// could not tell).
-std::string caller_text(std::uint64_t address, const Symbolizer &symbols);
+// A caller as describe_caller() names it (the module's own name for it
+// first, then symbols); "unknown" when neither can (address 0).
+std::string caller_text(std::uint64_t address, const std::optional<std::string> &kernel_name,
+			const Symbolizer &symbols);
 
 // "512 bytes", "4.0 KiB", "1.5 GiB"
 std::string byte_size(std::uint64_t bytes);

@@ -35,11 +35,11 @@ Json hex_or_null(const std::optional<std::uint64_t> &value)
 	return hex(*value);
 }
 
-Json caller_json(std::uint64_t address, const Symbolizer &symbols)
+// null when nothing names the caller (address 0 and no name).
+Json caller_json(std::uint64_t address, const std::optional<std::string> &kernel_name,
+		 const Symbolizer &symbols)
 {
-	if (address == 0)
-		return nullptr;
-	return symbols.describe(address);
+	return or_null(describe_caller(address, kernel_name, symbols));
 }
 
 Json caller_address_json(std::uint64_t address)
@@ -80,7 +80,9 @@ Json stats_json(const Stats &stats)
 		{"unseen_mappings", stats.unseen_mappings},
 		{"map_events", stats.map_events},
 		{"map_events_dropped", stats.map_events_dropped},
-		{"memory", stats.memory ? Json(*stats.memory) : Json(nullptr)},
+		{"memory", or_null(stats.memory)},
+		{"translations_skipped", or_null(stats.translations_skipped)},
+		{"irqsoff_max_ns", or_null(stats.irqsoff_max_ns)},
 	};
 }
 
@@ -191,9 +193,9 @@ Json finding_json(const Finding &finding, const Symbolizer &symbols)
 		{"size", finding.size},
 		{"dir", direction_label(finding.dir)},
 		{"cpu_phys", hex_or_null(finding.cpu_phys)},
-		{"caller", caller_json(finding.caller, symbols)},
+		{"caller", caller_json(finding.caller, finding.caller_name, symbols)},
 		{"caller_addr", caller_address_json(finding.caller)},
-		{"map_caller", caller_json(map_caller, symbols)},
+		{"map_caller", caller_json(map_caller, finding.map_caller_name, symbols)},
 		{"map_caller_addr", caller_address_json(map_caller)},
 		{"detail", finding.detail},
 	};

@@ -69,9 +69,10 @@ void write_example(std::ostringstream &out, const Summary &summary, const Findin
 {
 	out << "  #" << finding.seq << " at " << since_start(summary, finding.time_ns) << ": "
 	    << finding.device << ' ' << call_kind_label(finding.call) << " by "
-	    << caller_text(finding.caller, symbols);
-	if (finding.map_caller)
-		out << ", mapped by " << caller_text(*finding.map_caller, symbols);
+	    << caller_text(finding.caller, finding.caller_name, symbols);
+	if (finding.map_caller || finding.map_caller_name)
+		out << ", mapped by "
+		    << caller_text(finding.map_caller.value_or(0), finding.map_caller_name, symbols);
 	out << '\n';
 	if (!previous || previous->detail != finding.detail)
 		out << "      " << finding.detail << '\n';

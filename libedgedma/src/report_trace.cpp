@@ -94,7 +94,8 @@ std::string render_report_trace(const Summary &summary, const Symbolizer &symbol
 			 {
 				 {"kind", finding_kind_label(finding.kind)},
 				 {"detail", finding.detail},
-				 {"caller", detail::caller_text(finding.caller, symbols)},
+				 {"caller", detail::caller_text(finding.caller, finding.caller_name,
+								symbols)},
 				 {"call", call_kind_label(finding.call)},
 				 {"seq", finding.seq},
 				 {"dma_addr", detail::hex(finding.dma_addr)},

@@ -257,4 +257,15 @@ std::string Symbolizer::describe(std::uint64_t address) const
 	return text;
 }
 
+std::optional<std::string> describe_caller(std::uint64_t address,
+					   const std::optional<std::string> &kernel_name,
+					   const Symbolizer &symbols)
+{
+	if (kernel_name && !kernel_name->empty())
+		return *kernel_name;
+	if (address == 0)
+		return std::nullopt;
+	return symbols.describe(address);
+}
+
 } // namespace edgedma

@@ -1524,6 +1524,42 @@ static int edu_mode_seg_too_long(struct edu_test *t)
 	return ret;
 }
 
+/*
+ * dma_unmap_sg() given a shorter list than dma_map_sg() mapped: a copy of
+ * the first entry, ended there. The list edgedma remembers has three
+ * segments; it must walk no further than the one the caller passed. The
+ * other two are then unmapped through a list that starts at the second.
+ */
+static int edu_mode_unmap_sg_short_list(struct edu_test *t)
+{
+	struct scatterlist sgl[3], head;
+	int nents, i;
+	void *buf;
+
+	buf = edu_buf_alloc(t, 3 * PAGE_SIZE);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	sg_init_table(sgl, 3);
+	for (i = 0; i < 3; i++)
+		sg_set_buf(&sgl[i], buf + i * PAGE_SIZE, 512);
+	nents = dma_map_sg(t->dev, sgl, 3, DMA_TO_DEVICE);
+	edu_rec_sg(t, "map api=sg", sgl, 3, nents, DMA_TO_DEVICE);
+	if (nents != 3) {
+		if (nents)
+			dma_unmap_sg(t->dev, sgl, 3, DMA_TO_DEVICE);
+		kfree(buf);
+		return -EIO;
+	}
+	head = sgl[0];
+	sg_mark_end(&head);
+	dma_unmap_sg(t->dev, &head, 1, DMA_TO_DEVICE);
+	edu_rec(t, "unmap api=sg dir=to-device nents=1 (a one-entry copy of a three-entry list)");
+	dma_unmap_sg(t->dev, &sgl[1], 2, DMA_TO_DEVICE);
+	edu_rec(t, "unmap api=sg dir=to-device nents=2 (the rest, from the second entry)");
+	kfree(buf);
+	return 0;
+}
+
 /* ---- modes: masks and bouncing --------------------------------------- */
 
 static int edu_mode_mask_exceeded(struct edu_test *t)
@@ -1938,6 +1974,8 @@ static const struct edu_mode edu_modes[] = {
 	{ "double-unmap", edu_mode_double_unmap, EDU_DIRECT,
 	  "iommu_dma_unmap_page() WARNs on an unmapped IOVA" },
 	{ "unmap-mismatch", edu_mode_unmap_mismatch, EDU_ANY },
+	{ "unmap-sg-short-list", edu_mode_unmap_sg_short_list, EDU_DIRECT,
+	  "iommu_dma_unmap_sg() frees the IOVA range of the list it is given: a part of a mapping" },
 	{ "sync-unknown", edu_mode_sync_unknown,
 	  EDU_DIRECT | EDU_IOMMU | EDU_IOMMU_COHERENT,
 	  "a non-coherent device behind an IOMMU does cache maintenance at iova_to_phys() == 0" },

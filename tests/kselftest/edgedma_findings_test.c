@@ -1043,12 +1043,86 @@ MODE_TEST(double_unmap, .mode = "double-unmap",
 	  .expect = EDGEDMA_FINDING_DOUBLE_UNMAP)
 MODE_TEST(unmap_mismatch, .mode = "unmap-mismatch",
 	  .expect = EDGEDMA_FINDING_UNMAP_MISMATCH)
+MODE_TEST(unmap_sg_short_list, .mode = "unmap-sg-short-list",
+	  .expect = EDGEDMA_FINDING_UNMAP_MISMATCH)
 MODE_TEST(sync_unknown, .mode = "sync-unknown",
 	  .expect = EDGEDMA_FINDING_SYNC_UNKNOWN)
 MODE_TEST(sync_mismatch, .mode = "sync-mismatch",
 	  .expect = EDGEDMA_FINDING_SYNC_MISMATCH)
 MODE_TEST(leak, .mode = "leak", .expect = EDGEDMA_FINDING_LEAK,
 	  .unbind = true)
+
+/*
+ * After every mode ran: the kernel log may be world-readable
+ * (dmesg_restrict=0), so edgedma's lines there must hold no kernel
+ * address, neither raw (%px) nor as a number; the netlink records have
+ * them for CAP_SYS_ADMIN. At least one finding line must be there to judge.
+ */
+static bool looks_like_address(const char *line)
+{
+	const char *p;
+
+	for (p = line; (p = strstr(p, "0x")); p += 2) {
+		size_t digits = strspn(p + 2, "0123456789abcdefABCDEF");
+
+		/* "+0x1c/0x80" offsets and sizes of %pS are not addresses. */
+		if (digits >= 8)
+			return true;
+	}
+	for (p = line; *p; p++) {
+		size_t digits = strspn(p, "0123456789abcdef");
+
+		if (digits >= 12)
+			return true;
+		if (digits)
+			p += digits - 1;
+	}
+	return false;
+}
+
+/*
+ * A test of the fixture, defined after every mode so that it runs after
+ * them (a TEST() of the global fixture would run before any).
+ */
+TEST_F(findings, kernel_log_names_no_addresses)
+{
+	unsigned int lines = 0, findings = 0;
+	char rec[2048];
+	ssize_t n;
+	int fd;
+
+	(void)self;
+	(void)variant;
+	if (_metadata->skip)
+		return;
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	ASSERT_LE(0, fd)
+		TH_LOG("/dev/kmsg: %s", strerror(errno));
+	for (;;) {
+		char *text;
+
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		text = strchr(rec, ';');
+		if (!text || strncmp(text + 1, "edgedma: ", 9))
+			continue;
+		text++;
+		*strchrnul(text, '\n') = '\0';
+		lines++;
+		findings += !strncmp(text, "edgedma: finding ", 17);
+		EXPECT_FALSE(looks_like_address(text))
+			TH_LOG("kernel log line with an address: %s", text);
+	}
+	close(fd);
+	TH_LOG("%u edgedma lines in the kernel log, %u of them findings", lines,
+	       findings);
+	EXPECT_LE(1U, findings)
+		TH_LOG("no finding line in the kernel log after every mode ran");
+}
 
 /* ---- before and after the tests ----------------------------------------- */
 

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -644,6 +645,92 @@ TEST_F(edgedma, privileged_commands_refused_on_socket_opened_unprivileged)
 	check_refused(_metadata, &sk, &self->fam,
 		      "by root on a socket uid 65534 opened");
 	nl_close(&sk);
+}
+
+/*
+ * Join @group on a fresh socket; 0 or the negative errno of the join.
+ * NETLINK_ADD_MEMBERSHIP is checked against the process joining, with
+ * the same rules bind() applies to its groups.
+ */
+static int join_group(__u32 group)
+{
+	struct nl_sock sk;
+	int err;
+
+	sk.fd = -1;
+	err = nl_open(&sk);
+	if (err)
+		return err;
+	err = setsockopt(sk.fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &group,
+			 sizeof(group)) ? -errno : 0;
+	nl_close(&sk);
+	return err;
+}
+
+/* Both groups carry kernel addresses: EPERM for anyone but CAP_SYS_ADMIN. */
+static void check_groups_refused(struct __test_metadata *_metadata,
+				 const struct genl_family_info *fam,
+				 const char *who)
+{
+	static const char *const want[] = { EDGEDMA_MCGRP_EVENTS,
+					    EDGEDMA_MCGRP_MAP_EVENTS };
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct genl_group_info *g = NULL;
+		int err;
+
+		for (j = 0; j < fam->n_groups; j++)
+			if (!strcmp(fam->groups[j].name, want[i]))
+				g = &fam->groups[j];
+		ASSERT_NE(NULL, g)
+			TH_LOG("the family lists no \"%s\" multicast group", want[i]);
+		err = join_group(g->id);
+		TH_LOG("joining \"%s\" (%u) %s: %s", g->name, g->id, who,
+		       err ? strerror(-err) : "joined");
+		EXPECT_EQ(-EPERM, err)
+			TH_LOG("\"%s\" must be refused %s: it carries kernel addresses",
+			       g->name, who);
+	}
+}
+
+TEST_F(edgedma, multicast_groups_need_cap_sys_admin)
+{
+	unsigned int i;
+	int err;
+
+	REQUIRE_EDGEDMA();
+	if (!priv_has_cap(CAP_SYS_ADMIN))
+		SKIP(return, "%s: needs root: the join must work for root before its refusal to others means anything",
+		     _metadata->name);
+	ASSERT_LE(2U, self->fam.n_groups)
+		TH_LOG("the family lists %u multicast groups, want 2", self->fam.n_groups);
+	for (i = 0; i < self->fam.n_groups; i++) {
+		err = join_group(self->fam.groups[i].id);
+		ASSERT_EQ(0, err)
+			TH_LOG("root joining \"%s\": %s", self->fam.groups[i].name,
+			       strerror(-err));
+	}
+	err = priv_drop();
+	ASSERT_EQ(0, err)
+		TH_LOG("dropping to uid/gid %d: %s", PRIV_NOBODY, strerror(-err));
+	ASSERT_TRUE(priv_no_caps());
+	check_groups_refused(_metadata, &self->fam, "as uid 65534");
+}
+
+TEST_F(edgedma, multicast_groups_refused_in_user_namespace)
+{
+	int err;
+
+	REQUIRE_EDGEDMA();
+	err = priv_enter_userns();
+	if (err)
+		SKIP(return, "%s: cannot create a user namespace: %s",
+		     _metadata->name, strerror(-err));
+	ASSERT_TRUE(priv_has_cap(CAP_SYS_ADMIN))
+		TH_LOG("no CAP_SYS_ADMIN inside the new user namespace");
+	check_groups_refused(_metadata, &self->fam,
+			     "with CAP_SYS_ADMIN in a child user namespace");
 }
 
 /* WAS_ENABLED of a MAP_EVENTS_SET reply; -1 when it has none. */

@@ -7,6 +7,9 @@
  * Needs root and EDGEDMA_KO=<path to edgedma.ko> (the guest exports it);
  * without EDGEDMA_KO the whole program skips (exit 4). The module is
  * reloaded without parameters and left loaded at the end.
+ *
+ * A load with a module parameter out of its range must be refused with
+ * -EINVAL and one kernel log line naming the parameter and its range.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,11 +36,46 @@ static bool module_loaded(void)
 	return !stat(SYSFS_MODULE, &st);
 }
 
-static int load_module(int fd)
+static int load_module_with(int fd, const char *params)
 {
-	if (syscall(SYS_finit_module, fd, "", 0))
+	if (syscall(SYS_finit_module, fd, params, 0))
 		return -errno;
 	return 0;
+}
+
+static int load_module(int fd)
+{
+	return load_module_with(fd, "");
+}
+
+/* /dev/kmsg, positioned after every record logged so far. */
+static int kmsg_open_at_end(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0 && lseek(fd, 0, SEEK_END) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Whether a record logged since kmsg_open_at_end() contains @needle. */
+static bool kmsg_has(int fd, const char *needle)
+{
+	char rec[1024];
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: read on */
+		if (n <= 0)
+			return false;
+		rec[n] = '\0';
+		if (strstr(rec, needle))
+			return true;
+	}
 }
 
 static int unload_module(void)
@@ -181,6 +219,55 @@ TEST_F(reload, reload)
 			       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
 		EXPECT_EQ(1U, ans.replies);
 		EXPECT_EQ((__u32)EDGEDMA_RECORD_FORMAT_VERSION, record_format);
+	}
+}
+
+static const struct {
+	const char *param;
+	const char *value;
+	const char *range;	/* as the refusal must say it */
+} out_of_range[] = {
+	{ "device_slots", "0", "from 16 to 1024" },
+	{ "device_slots", "4294967295", "from 16 to 1024" },
+	{ "pool_size", "0", "from 1 to 16777216" },
+	{ "pool_size", "4294967295", "from 1 to 16777216" },
+	{ "history_size", "4294967295", "from 0 to 65536" },
+	{ "findings_log_size", "0", "from 1 to 1048576" },
+	{ "map_event_buffer", "0", "from 16 to 1048576" },
+	{ "map_event_buffer", "4294967295", "from 16 to 1048576" },
+};
+
+TEST_F(reload, out_of_range_parameters_refused)
+{
+	char params[96], want[160];
+	unsigned int i;
+	int err, kmsg;
+
+	if (_metadata->skip)
+		return;
+	if (module_loaded()) {
+		err = unload_module();
+		ASSERT_EQ(0, err)
+			TH_LOG("delete_module(%s): %s", MODULE_NAME, strerror(-err));
+	}
+	for (i = 0; i < sizeof(out_of_range) / sizeof(out_of_range[0]); i++) {
+		snprintf(params, sizeof(params), "%s=%s", out_of_range[i].param,
+			 out_of_range[i].value);
+		snprintf(want, sizeof(want), "edgedma: %s is out of range: it must be %s",
+			 params, out_of_range[i].range);
+		kmsg = kmsg_open_at_end();
+		ASSERT_LE(0, kmsg)
+			TH_LOG("/dev/kmsg: %s", strerror(errno));
+		err = load_module_with(self->fd, params);
+		TH_LOG("load with %s: %s", params, err ? strerror(-err) : "loaded");
+		if (!err)
+			EXPECT_EQ(0, unload_module());
+		EXPECT_EQ(-EINVAL, err)
+			TH_LOG("a load with %s must be refused", params);
+		EXPECT_FALSE(module_loaded());
+		EXPECT_TRUE(kmsg_has(kmsg, want))
+			TH_LOG("no kernel log line \"%s\"", want);
+		close(kmsg);
 	}
 }
 

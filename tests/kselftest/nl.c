@@ -371,9 +371,45 @@ static int parse_ops(const struct nlattr *ops, struct genl_family_info *fam)
 	return len ? -EBADMSG : 0;
 }
 
+/* CTRL_ATTR_MCAST_GROUPS: a nest of nests, one per group. */
+static int parse_groups(const struct nlattr *groups, struct genl_family_info *fam)
+{
+	const char *p = nl_attr_data(groups);
+	size_t len = nl_attr_len(groups);
+
+	while (len >= NLA_HDRLEN) {
+		const struct nlattr *grp = (const struct nlattr *)p;
+		const struct nlattr *tb[CTRL_ATTR_MCAST_GRP_ID + 1];
+		struct genl_group_info *info;
+		const char *name;
+		size_t step;
+
+		if (grp->nla_len < NLA_HDRLEN || grp->nla_len > len)
+			return -EBADMSG;
+		if (fam->n_groups == NL_MAX_GROUPS)
+			return -E2BIG;
+		if (nl_parse(nl_attr_data(grp), nl_attr_len(grp), tb,
+			     CTRL_ATTR_MCAST_GRP_ID))
+			return -EBADMSG;
+
+		info = &fam->groups[fam->n_groups++];
+		name = nl_attr_str(tb[CTRL_ATTR_MCAST_GRP_NAME]);
+		if (!name || !nl_attr_u32(tb[CTRL_ATTR_MCAST_GRP_ID], &info->id))
+			return -EBADMSG;
+		snprintf(info->name, sizeof(info->name), "%s", name);
+
+		step = NLA_ALIGN(grp->nla_len);
+		if (step > len)
+			step = len;
+		p += step;
+		len -= step;
+	}
+	return len ? -EBADMSG : 0;
+}
+
 static int family_reply(const struct nlmsghdr *nlh, void *arg)
 {
-	const struct nlattr *tb[CTRL_ATTR_OPS + 1];
+	const struct nlattr *tb[CTRL_ATTR_MCAST_GROUPS + 1];
 	struct genl_family_info *fam = arg;
 	const void *attrs;
 	const char *name;
@@ -382,7 +418,7 @@ static int family_reply(const struct nlmsghdr *nlh, void *arg)
 	if (nlh->nlmsg_type != GENL_ID_CTRL)
 		return -EBADMSG;
 	attrs = genl_attrs(nlh, 0, &len);
-	if (!attrs || nl_parse(attrs, len, tb, CTRL_ATTR_OPS))
+	if (!attrs || nl_parse(attrs, len, tb, CTRL_ATTR_MCAST_GROUPS))
 		return -EBADMSG;
 
 	name = nl_attr_str(tb[CTRL_ATTR_FAMILY_NAME]);
@@ -399,8 +435,11 @@ static int family_reply(const struct nlmsghdr *nlh, void *arg)
 		return -EBADMSG;
 
 	fam->n_ops = 0;
-	if (tb[CTRL_ATTR_OPS])
-		return parse_ops(tb[CTRL_ATTR_OPS], fam);
+	fam->n_groups = 0;
+	if (tb[CTRL_ATTR_OPS] && parse_ops(tb[CTRL_ATTR_OPS], fam))
+		return -EBADMSG;
+	if (tb[CTRL_ATTR_MCAST_GROUPS])
+		return parse_groups(tb[CTRL_ATTR_MCAST_GROUPS], fam);
 	return 0;
 }
 

@@ -60,6 +60,13 @@ struct genl_op_info {
 	__u32 flags;			/* GENL_ADMIN_PERM, GENL_CMD_CAP_* */
 };
 
+#define NL_MAX_GROUPS	8
+
+struct genl_group_info {
+	char name[GENL_NAMSIZ];
+	__u32 id;
+};
+
 /* What CTRL_CMD_GETFAMILY says about a family. */
 struct genl_family_info {
 	char name[GENL_NAMSIZ];
@@ -69,6 +76,8 @@ struct genl_family_info {
 	__u32 maxattr;
 	unsigned int n_ops;
 	struct genl_op_info ops[NL_MAX_OPS];
+	unsigned int n_groups;
+	struct genl_group_info groups[NL_MAX_GROUPS];
 };
 
 int nl_open(struct nl_sock *s);

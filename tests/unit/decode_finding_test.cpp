@@ -60,6 +60,65 @@ TEST(DecodeFinding, OptionalAttributesMayBeAbsent)
 	EXPECT_EQ(decoded.driver, "");
 }
 
+TEST(DecodeFinding, RoundTripsTheKernelsCallerNames)
+{
+	Finding finding = sample_finding(11);
+	finding.caller_name = "edu_dma_start+0x1c/0x80 [edgedma_test_edu]";
+	finding.map_caller_name = "edu_dma_prepare+0x40/0x120 [edgedma_test_edu]";
+	Finding decoded = decode_finding(finding_message(finding).attributes(), context);
+	EXPECT_EQ(decoded, finding);
+	EXPECT_EQ(decoded.caller_name, "edu_dma_start+0x1c/0x80 [edgedma_test_edu]");
+	EXPECT_EQ(decoded.map_caller_name, "edu_dma_prepare+0x40/0x120 [edgedma_test_edu]");
+}
+
+TEST(DecodeFinding, CallerNamesAreEachOptional)
+{
+	// A module from before caller names sends neither (sample_finding()),
+	// and a caller no symbol covers gets none: each may come alone.
+	Finding only_caller = sample_finding(12);
+	only_caller.caller_name = "dma_direct_map_page+0x8c/0x1a0";
+	Finding decoded = decode_finding(finding_message(only_caller).attributes(), context);
+	EXPECT_EQ(decoded, only_caller);
+	EXPECT_FALSE(decoded.map_caller_name);
+
+	Finding only_map_caller = sample_finding(13);
+	only_map_caller.map_caller_name = "edu_dma_prepare+0x40/0x120 [edgedma_test_edu]";
+	decoded = decode_finding(finding_message(only_map_caller).attributes(), context);
+	EXPECT_EQ(decoded, only_map_caller);
+	EXPECT_FALSE(decoded.caller_name);
+
+	decoded = decode_finding(finding_message(sample_finding(14)).attributes(), context);
+	EXPECT_FALSE(decoded.caller_name);
+	EXPECT_FALSE(decoded.map_caller_name);
+}
+
+TEST(DecodeFinding, KeepsAnEmptyCallerNameApartFromAMissingOne)
+{
+	Finding finding = sample_finding(15);
+	finding.caller_name = "";
+	Finding decoded = decode_finding(finding_message(finding).attributes(), context);
+	ASSERT_TRUE(decoded.caller_name);
+	EXPECT_EQ(*decoded.caller_name, "");
+}
+
+TEST(DecodeFinding, RejectsCallerNameWithoutNul)
+{
+	auto message = finding_message(sample_finding(1));
+	message.put_text_without_nul(EDGEDMA_A_FINDING_CALLER_NAME, "edu_dma_start+0x1c");
+	EXPECT_EQ(decode_error(message.attributes()),
+		  "EDGEDMA_A_FINDING_CALLER_NAME is not a NUL-terminated string");
+}
+
+TEST(DecodeFinding, RejectsRepeatedMapCallerName)
+{
+	Finding finding = sample_finding(1);
+	finding.map_caller_name = "a+0x1/0x2";
+	auto message = finding_message(finding);
+	message.put_string(EDGEDMA_A_FINDING_MAP_CALLER_NAME, "b+0x1/0x2");
+	EXPECT_EQ(decode_error(message.attributes()),
+		  "EDGEDMA_A_FINDING_MAP_CALLER_NAME appears more than once");
+}
+
 TEST(DecodeFinding, SkipsAttributesItDoesNotKnow)
 {
 	Finding finding = sample_finding(9);

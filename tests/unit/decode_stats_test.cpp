@@ -26,6 +26,8 @@ const Stats sample_stats{
 	.map_events = 0x2'0000'0001,
 	.map_events_dropped = 11,
 	.memory = 3'500'000,
+	.translations_skipped = 0x3'0000'0004,
+	.irqsoff_max_ns = 41'250,
 };
 
 struct Counter {
@@ -62,6 +64,12 @@ GenlMessage stats_reply(const Stats &stats, std::optional<int> left_out = std::n
 					     EDGEDMA_A_STATS_PAD);
 	if (stats.memory)
 		reply.put_u64_padded(EDGEDMA_A_STATS_MEMORY, *stats.memory, EDGEDMA_A_STATS_PAD);
+	if (stats.translations_skipped)
+		reply.put_u64_padded(EDGEDMA_A_STATS_TRANSLATIONS_SKIPPED,
+				     *stats.translations_skipped, EDGEDMA_A_STATS_PAD);
+	if (stats.irqsoff_max_ns)
+		reply.put_u64_padded(EDGEDMA_A_STATS_IRQSOFF_MAX_NS, *stats.irqsoff_max_ns,
+				     EDGEDMA_A_STATS_PAD);
 	return reply;
 }
 
@@ -88,6 +96,10 @@ TEST(DecodeStats, RoundTripsCountersWithAPadBeforeEach)
 	for (const auto &counter : counters)
 		reply.put_pad(EDGEDMA_A_STATS_PAD).put_u64(counter.type, sample_stats.*counter.field);
 	reply.put_pad(EDGEDMA_A_STATS_PAD).put_u64(EDGEDMA_A_STATS_MEMORY, *sample_stats.memory);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_TRANSLATIONS_SKIPPED, *sample_stats.translations_skipped);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_IRQSOFF_MAX_NS, *sample_stats.irqsoff_max_ns);
 	EXPECT_EQ(decode_stats(reply.attributes()), sample_stats);
 }
 
@@ -96,6 +108,39 @@ TEST(DecodeStats, TakesAModuleThatDoesNotCountItsMemory)
 	Stats older = sample_stats;
 	older.memory.reset();
 	EXPECT_EQ(decode_stats(stats_reply(older).attributes()), older);
+}
+
+TEST(DecodeStats, TakesAModuleWithoutTranslationOrIrqsoffCounters)
+{
+	// Modules from before the two send neither; memory may still come.
+	Stats older = sample_stats;
+	older.translations_skipped.reset();
+	older.irqsoff_max_ns.reset();
+	Stats decoded = decode_stats(stats_reply(older).attributes());
+	EXPECT_EQ(decoded, older);
+	EXPECT_FALSE(decoded.translations_skipped);
+	EXPECT_FALSE(decoded.irqsoff_max_ns);
+}
+
+TEST(DecodeStats, KeepsAZeroIrqsoffMaximumApartFromAMissingOne)
+{
+	// 0 is what the module sends when it was not asked to time its hooks.
+	Stats untimed = sample_stats;
+	untimed.irqsoff_max_ns = 0;
+	untimed.translations_skipped = 0;
+	Stats decoded = decode_stats(stats_reply(untimed).attributes());
+	EXPECT_EQ(decoded.irqsoff_max_ns, std::optional<std::uint64_t>(0));
+	EXPECT_EQ(decoded.translations_skipped, std::optional<std::uint64_t>(0));
+}
+
+TEST(DecodeStats, RejectsTranslationsSkippedSentAsU32)
+{
+	Stats without = sample_stats;
+	without.translations_skipped.reset();
+	auto reply = stats_reply(without);
+	reply.put_u32(EDGEDMA_A_STATS_TRANSLATIONS_SKIPPED, 1);
+	EXPECT_EQ(decode_error(reply.attributes()),
+		  "EDGEDMA_A_STATS_TRANSLATIONS_SKIPPED has 4 bytes, expected 8 (u64)");
 }
 
 TEST(DecodeStats, SkipsCountersItDoesNotKnow)

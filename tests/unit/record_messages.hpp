@@ -32,6 +32,10 @@ inline Finding sample_finding(std::uint64_t seq, std::string device = "0000:00:0
 		.caller = 0xffffffffc0a01234,
 		.map_caller = 0xffffffffc0a00100,
 		.detail = "DMA address 0xfffff001 is not aligned to the 64 bytes the device needs",
+		// As from a module that predates caller names: the tests that
+		// render callers name them from a Symbolizer.
+		.caller_name = std::nullopt,
+		.map_caller_name = std::nullopt,
 	};
 }
 
@@ -67,6 +71,10 @@ inline void put_finding(GenlMessage &message, const Finding &finding,
 	if (finding.map_caller)
 		u64(EDGEDMA_A_FINDING_MAP_CALLER, *finding.map_caller);
 	string(EDGEDMA_A_FINDING_DETAIL, finding.detail);
+	if (finding.caller_name)
+		string(EDGEDMA_A_FINDING_CALLER_NAME, *finding.caller_name);
+	if (finding.map_caller_name)
+		string(EDGEDMA_A_FINDING_MAP_CALLER_NAME, *finding.map_caller_name);
 }
 
 inline GenlMessage finding_message(const Finding &finding,
@@ -146,6 +154,43 @@ inline GenlMessage mapping_message(const Mapping &mapping,
 		u32(EDGEDMA_A_MAPPING_SG_INDEX, *mapping.sg_index);
 		u32(EDGEDMA_A_MAPPING_SG_COUNT, mapping.sg_count);
 	}
+	return message;
+}
+
+inline Device sample_device()
+{
+	return Device{
+		.name = "0000:00:04.0",
+		.driver = "edgedma_test_edu",
+		.calls = 0x1'0000'0007,
+		.mappings_live = 3,
+		.findings = 2,
+		.complete = true,
+	};
+}
+
+// One message of a DEVICES_GET dump; complete goes out as the u32 given
+// (any value but 0 means yes), or as 0/1 from device.complete.
+inline GenlMessage device_message(const Device &device, std::optional<int> left_out = std::nullopt,
+				  std::optional<std::uint32_t> complete = std::nullopt)
+{
+	GenlMessage message(EDGEDMA_CMD_DEVICES_GET);
+	auto wanted = [&](int type) { return type != left_out; };
+	auto u64 = [&](int type, std::uint64_t value) {
+		if (wanted(type))
+			message.put_u64_padded(type, value, EDGEDMA_A_DEVICE_PAD);
+	};
+	auto string = [&](int type, const std::string &value) {
+		if (wanted(type))
+			message.put_string(type, value);
+	};
+	string(EDGEDMA_A_DEVICE_NAME, device.name);
+	string(EDGEDMA_A_DEVICE_DRIVER, device.driver);
+	u64(EDGEDMA_A_DEVICE_CALLS, device.calls);
+	u64(EDGEDMA_A_DEVICE_MAPPINGS_LIVE, device.mappings_live);
+	u64(EDGEDMA_A_DEVICE_FINDINGS, device.findings);
+	if (wanted(EDGEDMA_A_DEVICE_COMPLETE))
+		message.put_u32(EDGEDMA_A_DEVICE_COMPLETE, complete.value_or(device.complete ? 1 : 0));
 	return message;
 }
 

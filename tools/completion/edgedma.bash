@@ -13,6 +13,7 @@ _edgedma_options() {
 	findings) echo "--json --device --since --help" ;;
 	watch) echo "--json --device --count --timeout --since --receive --receive-buffer --help" ;;
 	mappings) echo "--json --device --help" ;;
+	devices) echo "--json --help" ;;
 	policy) echo "--help" ;;
 	"policy set") echo "--driver --addr-align --len-align --coherency --checks --disable --help" ;;
 	"policy get") echo "--json --help" ;;
@@ -125,7 +126,7 @@ _edgedma() {
 	fi
 	case $command in
 	'')
-		COMPREPLY=($(compgen -W "status findings watch mappings policy record replay report" \
+		COMPREPLY=($(compgen -W "status findings watch mappings devices policy record replay report" \
 			-- "$cur")) ;;
 	policy)
 		COMPREPLY=($(compgen -W "set get list del" -- "$cur")) ;;

@@ -28,6 +28,7 @@ Action setup_status(CLI::App &command);
 Action setup_findings(CLI::App &command);
 Action setup_watch(CLI::App &command);
 Action setup_mappings(CLI::App &command);
+Action setup_devices(CLI::App &command);
 Action setup_policy(CLI::App &command);
 Action setup_record(CLI::App &command);
 Action setup_report(CLI::App &command);

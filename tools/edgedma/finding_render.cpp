@@ -10,10 +10,13 @@ namespace edgedma::cli {
 std::string finding_text(const Finding &finding, const Symbolizer &symbols)
 {
 	std::string driver = finding.driver.empty() ? "no driver" : finding.driver;
+	// The module's name for the caller, made when it saw the call, before
+	// the symbols read now (describe_caller() says why).
+	std::string caller =
+		describe_caller(finding.caller, finding.caller_name, symbols).value_or("unknown");
 	return "#" + std::to_string(finding.seq) + " " + finding_kind_label(finding.kind) +
 	       " " + finding.device + " (" + driver + ") " + call_kind_label(finding.call) +
-	       " by " + code_address(finding.caller, symbols) + "\n    " + finding.detail +
-	       "\n";
+	       " by " + caller + "\n    " + finding.detail + "\n";
 }
 
 nlohmann::ordered_json loss_json(const Loss &loss)

@@ -15,7 +15,8 @@
 namespace edgedma::cli {
 
 // Two lines: "#SEQ KIND DEVICE (DRIVER) CALL by CALLER", then the detail
-// sentence indented by four spaces.
+// sentence indented by four spaces. CALLER is the module's name for it when
+// the finding has one, else what symbols say (describe_caller()).
 std::string finding_text(const Finding &finding, const Symbolizer &symbols);
 
 // {"lost": N, "first_seq": A, "last_seq": B, "cause": "gap"|"overflow"}

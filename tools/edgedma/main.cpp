@@ -24,6 +24,8 @@ constexpr Subcommand subcommands[] = {
 	{"findings", "List the findings still in the module's log", setup_findings},
 	{"watch", "Stream findings as the module reports them", setup_watch},
 	{"mappings", "List the live DMA mappings the module tracks", setup_mappings},
+	{"devices", "List the devices the module has seen calling the DMA API, with their counts",
+	 setup_devices},
 	{"policy", "Set, show and remove per-device and per-driver check policies",
 	 setup_policy},
 	{"record", "Save the live findings and mapping events to a recording file",

@@ -93,7 +93,8 @@ std::vector<MappingGroup> group_mappings(std::vector<Mapping> mappings)
 	return groups;
 }
 
-nlohmann::ordered_json mapping_json(const MappingGroup &group, const Symbolizer &symbols)
+nlohmann::ordered_json mapping_json(const MappingGroup &group, const Symbolizer &symbols,
+				    bool consistent)
 {
 	const Mapping &first = group.first();
 	nlohmann::ordered_json segments = nlohmann::ordered_json::array();
@@ -122,7 +123,16 @@ nlohmann::ordered_json mapping_json(const MappingGroup &group, const Symbolizer 
 		{"sg_count", first.sg_count},
 		{"complete", group.complete()},
 		{"segments", std::move(segments)},
+		{"consistent", consistent},
 	};
+}
+
+std::string inconsistent_table_note(int reads)
+{
+	std::string during = reads == 1 ? "during its one read"
+					: "during each of " + std::to_string(reads) + " reads";
+	return "the mapping table changed " + during +
+	       "; this list may miss or repeat entries";
 }
 
 std::string mappings_text(const std::vector<MappingGroup> &groups, const Symbolizer &symbols)

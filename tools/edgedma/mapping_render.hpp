@@ -39,8 +39,17 @@ std::vector<MappingGroup> group_mappings(std::vector<Mapping> mappings);
 // One object per group: device, driver, call, dir, attrs, dma_addr (of the
 // first segment), size (all segments), cpu_phys, cpu_virt, caller,
 // caller_addr, time_ns, sg_count (0 if not sg), complete, segments (sg:
-// index, dma_addr, size, cpu_phys, cpu_virt; empty if not sg).
-nlohmann::ordered_json mapping_json(const MappingGroup &group, const Symbolizer &symbols);
+// index, dma_addr, size, cpu_phys, cpu_virt; empty if not sg), and
+// consistent: false when the table changed during every read of it
+// (MappingTable::consistent), so the list this object belongs to may miss
+// or repeat entries. Every object of one listing has the same value.
+nlohmann::ordered_json mapping_json(const MappingGroup &group, const Symbolizer &symbols,
+				    bool consistent = true);
+
+// What `edgedma mappings` says on stderr, after "edgedma: ", when every
+// read of the table was interrupted: "the mapping table changed during each
+// of N reads; this list may miss or repeat entries".
+std::string inconsistent_table_note(int reads);
 
 // A block per device, a line per mapping, a line per sg segment.
 std::string mappings_text(const std::vector<MappingGroup> &groups, const Symbolizer &symbols);

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
@@ -24,11 +25,17 @@ struct MappingsOptions {
 int show_mappings(const MappingsOptions &options)
 {
 	Client client;
-	std::vector<MappingGroup> groups = group_mappings(client.mappings(options.device));
+	MappingTable table = client.mapping_table(options.device);
+	// Mappings come and go while the module dumps its table; the client
+	// reads again when that happens, and says so when no read was clean.
+	// The list is still shown: it is the best there is.
+	if (!table.consistent)
+		std::cerr << "edgedma: " << inconsistent_table_note(table.attempts) << '\n';
+	std::vector<MappingGroup> groups = group_mappings(std::move(table.mappings));
 	Symbolizer symbols = load_kernel_symbols();
 	if (options.json) {
 		for (const MappingGroup &group : groups)
-			std::cout << mapping_json(group, symbols).dump() << '\n';
+			std::cout << mapping_json(group, symbols, table.consistent).dump() << '\n';
 		return 0;
 	}
 	if (groups.empty())

@@ -37,8 +37,14 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 			{"map_events", stats->map_events},
 			{"map_events_dropped", stats->map_events_dropped},
 		};
+	// Counters older modules do not send are left out rather than shown
+	// as 0, which would claim something the module never said.
 	if (stats && stats->memory)
 		status["stats"]["memory"] = *stats->memory;
+	if (stats && stats->translations_skipped)
+		status["stats"]["translations_skipped"] = *stats->translations_skipped;
+	if (stats && stats->irqsoff_max_ns)
+		status["stats"]["irqsoff_max_ns"] = *stats->irqsoff_max_ns;
 	return status;
 }
 
@@ -78,6 +84,16 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 				       std::to_string(stats->map_events_dropped) + " dropped)");
 		if (stats->memory)
 			line("kernel memory held", bytes(*stats->memory));
+		if (stats->translations_skipped)
+			line("translations skipped", std::to_string(*stats->translations_skipped) +
+							     " (IOMMU could sleep)");
+		if (stats->irqsoff_max_ns) {
+			// The module sends 0 when it was not asked to time hooks.
+			if (*stats->irqsoff_max_ns == 0)
+				line("irqs-off max", "not timed (measure_irqsoff=0)");
+			else
+				line("irqs-off max", std::to_string(*stats->irqsoff_max_ns) + " ns");
+		}
 	}
 	return text.str();
 }

@@ -13,6 +13,18 @@
 
 namespace edgedma {
 
+// The live mapping table as Client::mapping_table() read it.
+struct MappingTable {
+	std::vector<Mapping> mappings;
+	// No mapping was made or removed while the last read ran. False when
+	// every read was interrupted so: mappings then holds the last read,
+	// which may miss or repeat entries.
+	bool consistent = false;
+	int attempts = 0; // reads made, the last of them giving mappings
+
+	bool operator==(const MappingTable &) const = default;
+};
+
 // A connection to the edgedma module over its generic netlink family. Every
 // method throws edgedma::Error on failure; a refusal by the kernel carries
 // its errno and extended-ack message.
@@ -40,8 +52,20 @@ public:
 	std::vector<Finding> findings(std::uint64_t from_seq = 1);
 
 	// Live mappings, of one device or of all; a scatter-gather mapping gives
-	// one record per segment.
+	// one record per segment. The module marks a read during which a
+	// mapping was made or removed (it may miss or repeat entries); such a
+	// read is made again, up to max_attempts reads in all (at least one),
+	// and the result says whether the last one was consistent.
+	MappingTable mapping_table(const std::optional<std::string> &device = std::nullopt,
+				   int max_attempts = 4);
+	// mapping_table(device).mappings: a caller that must know whether the
+	// list is consistent uses mapping_table().
 	std::vector<Mapping> mappings(const std::optional<std::string> &device = std::nullopt);
+
+	// Every device the module has seen calling the DMA API (up to its
+	// device_slots parameter), with its counters. A module too old to list
+	// devices is refused with EOPNOTSUPP and a message saying so.
+	std::vector<Device> devices();
 
 	// Sets the fields change gives for a device or driver; fields left out
 	// keep their value.

@@ -49,6 +49,14 @@ struct Stats {
 	// Kernel memory the module holds (preallocated at load), bytes; modules
 	// (and recordings) from before it was counted do not say.
 	std::optional<std::uint64_t> memory;
+	// IOMMU translations the checks left out because the IOMMU driver could
+	// sleep inside the hook (PREEMPT_RT): the checks that need the physical
+	// address the device reaches did not run for those calls. Absent from
+	// older modules, as is the next one.
+	std::optional<std::uint64_t> translations_skipped;
+	// The longest a hook ran with interrupts off, ns; timed only when the
+	// module was loaded with measure_irqsoff=1, 0 otherwise.
+	std::optional<std::uint64_t> irqsoff_max_ns;
 
 	bool operator==(const Stats &) const = default;
 };

@@ -29,6 +29,15 @@ struct Finding {
 	// Who made the mapping involved (unmap and sync findings).
 	std::optional<std::uint64_t> map_caller;
 	std::string detail;        // one sentence saying what is wrong
+	// caller and map_caller as the kernel named them ("func+0x1c/0x80 [mod]",
+	// as %pS prints) when the finding was made. Absent where no symbol
+	// covers the address, and from modules (and recordings) that predate
+	// them. Prefer these to naming the address with a Symbolizer
+	// (describe_caller() does): a symbol table read later can be stale (a
+	// module loaded where another's freed __init text was is named after
+	// that text) and has nothing for a module unloaded since.
+	std::optional<std::string> caller_name;
+	std::optional<std::string> map_caller_name;
 
 	bool operator==(const Finding &) const = default;
 };
@@ -51,6 +60,23 @@ struct Mapping {
 	std::uint32_t sg_count = 0; // segments of the sg mapping; 0 if not sg
 
 	bool operator==(const Mapping &) const = default;
+};
+
+// One device the module has seen calling the DMA API (DEVICES_GET), with
+// what it counted for the device since it made the device's record.
+struct Device {
+	std::string name;   // dev_name()
+	std::string driver; // empty when no driver is bound
+	std::uint64_t calls = 0;         // DMA-API calls seen
+	std::uint64_t mappings_live = 0; // its entries in the live mapping table
+	std::uint64_t findings = 0;      // findings about it
+	// Every mapping the device holds was made while the hooks watched (its
+	// driver bound after they were armed). A device already driven when the
+	// module loaded may hold mappings the module never saw made; its unmaps
+	// and syncs of unknown mappings are then not reported as findings.
+	bool complete = false;
+
+	bool operator==(const Device &) const = default;
 };
 
 // One DMA-mapping call from the module's mapping-event stream (off by

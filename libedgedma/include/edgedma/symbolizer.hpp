@@ -65,4 +65,15 @@ private:
 	std::unique_ptr<const Table> table_;
 };
 
+// The name of a caller of the DMA API: kernel_name, the module's own name
+// for it made when it saw the call (Finding::caller_name), when there is
+// one; else symbols.describe(address); nothing for address 0 without a name
+// (the module could not tell). The module's name comes first because
+// symbols, read afterwards, can be wrong: a module loaded into memory freed
+// with another module's __init text is named after that init function, and
+// a module unloaded since has no symbols at all.
+EDGEDMA_API std::optional<std::string> describe_caller(std::uint64_t address,
+							const std::optional<std::string> &kernel_name,
+							const Symbolizer &symbols);
+
 } // namespace edgedma

@@ -21,6 +21,19 @@
  *    by the one sending. The module checks it itself and refuses with -EPERM
  *    and an extack message naming CAP_SYS_ADMIN (it does not use
  *    GENL_ADMIN_PERM, which asks for CAP_NET_ADMIN and gives no message);
+ *  - both multicast groups ("events", "map-events") carry kernel virtual
+ *    and physical addresses and are for CAP_SYS_ADMIN only. Where the
+ *    kernel has GENL_MCAST_CAP_SYS_ADMIN (6.7, and the stable kernels it was
+ *    backported to, Debian's 6.1 among them) the group carries that flag and
+ *    the kernel refuses the join (NETLINK_ADD_MEMBERSHIP, or the groups of
+ *    bind()) with -EPERM unless the joining process has CAP_SYS_ADMIN in
+ *    the initial user namespace. On older kernels the join succeeds but the
+ *    module sends each message only to sockets opened by a process with
+ *    CAP_SYS_ADMIN there (netlink_broadcast_filtered()); an unprivileged
+ *    member receives nothing;
+ *  - dumps that span several messages over a table that changes (MAPPINGS_GET)
+ *    set NLM_F_DUMP_INTR on the messages written after a change: the reader
+ *    got an inconsistent view and should dump again;
  *  - an unknown command number is refused by the generic netlink core with
  *    -EOPNOTSUPP; 6.1 and 6.12 attach no extack message to that refusal.
  *
@@ -64,7 +77,16 @@
  *   request:  [EDGEDMA_A_MAPPING_DEVICE]  string, only this device
  *   reply:    one message per live mapping (a scatter-gather mapping gives
  *             one per mapped segment, with SG_INDEX and SG_COUNT), each with
- *             the EDGEDMA_A_MAPPING_* attributes
+ *             the EDGEDMA_A_MAPPING_* attributes. A mapping made or removed
+ *             while the dump runs marks the later messages NLM_F_DUMP_INTR:
+ *             entries may then be missing or repeated.
+ *
+ * EDGEDMA_CMD_DEVICES_GET (dump, CAP_SYS_ADMIN)
+ *   request:  no attributes
+ *   reply:    one message per device edgedma has seen calling the DMA API
+ *             (up to device_slots), with the EDGEDMA_A_DEVICE_* attributes:
+ *             its name, driver, and the calls, live mappings and findings
+ *             counted for it since its record was made
  *
  * EDGEDMA_CMD_POLICY_SET (do, CAP_SYS_ADMIN)
  *   request:  exactly one of EDGEDMA_A_POLICY_DEVICE (dev_name()) or
@@ -207,6 +229,9 @@ enum {
 	EDGEDMA_A_STATS_MAP_EVENTS,	/* mapping events numbered, all CPUs */
 	EDGEDMA_A_STATS_MAP_EVENTS_DROPPED, /* of those, not buffered */
 	EDGEDMA_A_STATS_MEMORY,		/* bytes of kernel memory held */
+	EDGEDMA_A_STATS_TRANSLATIONS_SKIPPED, /* IOMMU reads left out: could sleep here */
+	EDGEDMA_A_STATS_IRQSOFF_MAX_NS,	/* longest hook with interrupts off, ns;
+					 * only with measure_irqsoff=1, else 0 */
 
 	__EDGEDMA_A_STATS_MAX,
 	EDGEDMA_A_STATS_MAX = (__EDGEDMA_A_STATS_MAX - 1)
@@ -227,6 +252,10 @@ enum {
 	EDGEDMA_A_FINDING_CALLER,	/* u64, return address into the caller */
 	EDGEDMA_A_FINDING_DETAIL,	/* string, one sentence */
 	EDGEDMA_A_FINDING_MAP_CALLER,	/* u64, who made the mapping involved */
+	EDGEDMA_A_FINDING_CALLER_NAME,	/* string, "func+0x1c/0x80 [mod]" as the
+					 * kernel named CALLER when the finding
+					 * was made; absent if no symbol covers it */
+	EDGEDMA_A_FINDING_MAP_CALLER_NAME, /* string, MAP_CALLER named the same way */
 
 	__EDGEDMA_A_FINDING_MAX,
 	EDGEDMA_A_FINDING_MAX = (__EDGEDMA_A_FINDING_MAX - 1)
@@ -305,6 +334,19 @@ enum {
 };
 
 enum {
+	EDGEDMA_A_DEVICE_PAD = 1,
+	EDGEDMA_A_DEVICE_NAME,		/* string, dev_name() */
+	EDGEDMA_A_DEVICE_DRIVER,	/* string, "" when unbound */
+	EDGEDMA_A_DEVICE_CALLS,		/* u64, DMA-API calls seen */
+	EDGEDMA_A_DEVICE_MAPPINGS_LIVE,	/* u64, entries in the live table */
+	EDGEDMA_A_DEVICE_FINDINGS,	/* u64, findings about this device */
+	EDGEDMA_A_DEVICE_COMPLETE,	/* u32, 1: every live mapping was seen made */
+
+	__EDGEDMA_A_DEVICE_MAX,
+	EDGEDMA_A_DEVICE_MAX = (__EDGEDMA_A_DEVICE_MAX - 1)
+};
+
+enum {
 	EDGEDMA_CMD_GET_INFO = 1,
 	EDGEDMA_CMD_GET_STATS,
 	EDGEDMA_CMD_FINDINGS_GET,
@@ -315,6 +357,7 @@ enum {
 	EDGEDMA_CMD_POLICY_DEL,
 	EDGEDMA_CMD_MAP_EVENTS_SET,
 	EDGEDMA_CMD_MAP_EVENTS,
+	EDGEDMA_CMD_DEVICES_GET,
 
 	__EDGEDMA_CMD_MAX,
 	EDGEDMA_CMD_MAX = (__EDGEDMA_CMD_MAX - 1)

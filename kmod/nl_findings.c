@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/* FINDINGS_GET (the log) and FINDING (the "events" multicast group). */
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <uapi/linux/edgedma.h>
+
+#include "edgedma.h"
+#include "findings.h"
+#include "netlink.h"
+
+static int edgedma_nl_put_finding(struct sk_buff *msg, const struct edgedma_finding *f)
+{
+#define PUT64(attr, value) \
+	edgedma_put_u64(msg, EDGEDMA_A_FINDING_##attr, value, EDGEDMA_A_FINDING_PAD)
+	if (PUT64(SEQ, f->seq) ||
+	    PUT64(TIME_NS, f->time_ns) ||
+	    nla_put_u32(msg, EDGEDMA_A_FINDING_KIND, f->kind) ||
+	    nla_put_u32(msg, EDGEDMA_A_FINDING_CALL, f->call) ||
+	    nla_put_string(msg, EDGEDMA_A_FINDING_DEVICE, f->device) ||
+	    nla_put_string(msg, EDGEDMA_A_FINDING_DRIVER, f->driver) ||
+	    PUT64(DMA_ADDR, f->dma_addr) ||
+	    PUT64(SIZE, f->size) ||
+	    nla_put_u32(msg, EDGEDMA_A_FINDING_DIR, f->dir) ||
+	    (f->phys != EDGEDMA_NO_PHYS && PUT64(CPU_PHYS, f->phys)) ||
+	    PUT64(CALLER, f->caller) ||
+	    (f->map_caller && PUT64(MAP_CALLER, f->map_caller)) ||
+	    nla_put_string(msg, EDGEDMA_A_FINDING_DETAIL, f->detail) ||
+	    (f->caller_name[0] &&
+	     nla_put_string(msg, EDGEDMA_A_FINDING_CALLER_NAME, f->caller_name)) ||
+	    (f->map_caller_name[0] &&
+	     nla_put_string(msg, EDGEDMA_A_FINDING_MAP_CALLER_NAME, f->map_caller_name)))
+		return -EMSGSIZE;
+#undef PUT64
+	return 0;
+}
+
+bool edgedma_nl_events_listened(void)
+{
+	return genl_has_listeners(&edgedma_family, &init_net, EDGEDMA_GROUP_EVENTS);
+}
+
+int edgedma_nl_notify_finding(const struct edgedma_finding *f)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err = 0;
+
+	if (!edgedma_nl_send_begin())
+		return -ESHUTDOWN;
+	if (!edgedma_nl_events_listened())
+		goto out;
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	hdr = genlmsg_put(msg, 0, 0, &edgedma_family, 0, EDGEDMA_CMD_FINDING);
+	if (!hdr || edgedma_nl_put_finding(msg, f)) {
+		nlmsg_free(msg);
+		goto out;
+	}
+	genlmsg_end(msg, hdr);
+	edgedma_nl_multicast(msg, EDGEDMA_GROUP_EVENTS);
+	err = 0;
+out:
+	edgedma_nl_send_end();
+	return err;
+}
+
+int edgedma_nl_findings_start(struct netlink_callback *cb)
+{
+	const struct nlattr *const *attrs = edgedma_nl_dump_attrs(cb);
+	int err = edgedma_nl_dump_start(cb);
+
+	if (err)
+		return err;
+	cb->args[0] = attrs[EDGEDMA_A_FINDING_SEQ] ?
+		      nla_get_u64(attrs[EDGEDMA_A_FINDING_SEQ]) : 1;
+	return 0;
+}
+
+int edgedma_nl_findings_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct edgedma_finding *f;
+	int err = edgedma_nl_dump_refused(cb);
+
+	if (err)
+		return err;
+	f = kmalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	while (edgedma_finding_get(cb->args[0], f)) {
+		void *hdr = edgedma_nl_dump_put(skb, cb, EDGEDMA_CMD_FINDINGS_GET);
+
+		if (!hdr || edgedma_nl_put_finding(skb, f)) {
+			if (hdr)
+				genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = f->seq + 1;
+	}
+	kfree(f);
+	return skb->len;
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+/* GET_INFO (what this module and kernel are) and GET_STATS (its counters). */
+#include <linux/cache.h>
+#include <linux/dma-mapping.h>
+#include <linux/utsname.h>
+#include <net/genetlink.h>
+#include <uapi/linux/edgedma.h>
+
+#include "checks.h"
+#include "devices.h"
+#include "edgedma.h"
+#include "findings.h"
+#include "map_events.h"
+#include "maptrack.h"
+#include "netlink.h"
+#include "vmalloc_pages.h"
+
+int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
+{
+	struct new_utsname *uts = utsname();
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = edgedma_nl_reply_new(info, EDGEDMA_CMD_GET_INFO, &hdr);
+	if (!msg)
+		return -ENOMEM;
+
+	if (nla_put_string(msg, EDGEDMA_A_INFO_MODULE_VERSION, EDGEDMA_VERSION) ||
+	    nla_put_string(msg, EDGEDMA_A_INFO_KERNEL_RELEASE, uts->release) ||
+	    nla_put_string(msg, EDGEDMA_A_INFO_ARCH, uts->machine) ||
+	    nla_put_u32(msg, EDGEDMA_A_INFO_RECORD_FORMAT,
+			EDGEDMA_RECORD_FORMAT_VERSION) ||
+	    nla_put_u32(msg, EDGEDMA_A_INFO_HOOK_MODES,
+			edgedma_hook_modes_available()) ||
+	    nla_put_u32(msg, EDGEDMA_A_INFO_PAGE_SIZE, PAGE_SIZE) ||
+	    nla_put_u32(msg, EDGEDMA_A_INFO_CACHE_LINE, cache_line_size()) ||
+	    nla_put_u32(msg, EDGEDMA_A_INFO_DMA_ALIGNMENT,
+			dma_get_cache_alignment()) ||
+	    nla_put_u32(msg, EDGEDMA_A_INFO_HOOK_MODE, edgedma_hook_mode_active()))
+		return edgedma_nl_reply_overflow(msg, info);
+
+	return edgedma_nl_reply_send(msg, hdr, info);
+}
+
+/* What the module holds, all of it preallocated at load (GET_STATS). */
+static u64 edgedma_memory_held(void)
+{
+	return edgedma_devices_memory() + edgedma_maptrack_memory() +
+	       edgedma_findings_memory() + edgedma_map_events_memory() +
+	       edgedma_hook_memory() + edgedma_vmalloc_pages_memory();
+}
+
+int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
+{
+	u64 map_events, map_events_dropped;
+	struct sk_buff *msg;
+	void *hdr;
+
+	edgedma_map_events_totals(&map_events, &map_events_dropped);
+	msg = edgedma_nl_reply_new(info, EDGEDMA_CMD_GET_STATS, &hdr);
+	if (!msg)
+		return -ENOMEM;
+
+#define PUT(attr, value) edgedma_put_u64(msg, EDGEDMA_A_STATS_##attr, value, EDGEDMA_A_STATS_PAD)
+	if (PUT(REQUESTS, edgedma_nl_requests()) ||
+	    PUT(REJECTED, edgedma_nl_rejected()) ||
+	    PUT(CALLS, edgedma_checks_calls()) ||
+	    PUT(MAPPINGS_LIVE, edgedma_maptrack_live()) ||
+	    PUT(POOL_SIZE, edgedma_maptrack_pool_size()) ||
+	    PUT(POOL_EXHAUSTED, edgedma_maptrack_exhausted()) ||
+	    PUT(FINDINGS, edgedma_findings_last_seq()) ||
+	    PUT(EVENTS_DROPPED, edgedma_findings_events_dropped()) ||
+	    PUT(UNTRACKED_DEVICES, edgedma_devices_untracked()) ||
+	    PUT(HOOK_MISSED, edgedma_hook_missed()) ||
+	    PUT(UNSEEN_MAPPINGS, edgedma_checks_unseen()) ||
+	    PUT(MAP_EVENTS, map_events) ||
+	    PUT(MAP_EVENTS_DROPPED, map_events_dropped) ||
+	    PUT(MEMORY, edgedma_memory_held()) ||
+	    PUT(TRANSLATIONS_SKIPPED, edgedma_checks_translations_skipped()) ||
+	    PUT(IRQSOFF_MAX_NS, edgedma_checks_irqsoff_max_ns()))
+		return edgedma_nl_reply_overflow(msg, info);
+#undef PUT
+
+	return edgedma_nl_reply_send(msg, hdr, info);
+}
