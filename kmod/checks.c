@@ -30,6 +30,7 @@
 #include "map_events.h"
 #include "maptrack.h"
 #include "policy.h"
+#include "sync_visible.h"
 #include "vmalloc_pages.h"
 
 static DEFINE_PER_CPU(u64, edgedma_calls);
@@ -521,6 +522,7 @@ static void edgedma_judge_call(const struct edgedma_call *call)
 		return;
 	edgedma_devrec_count(ctx.rec, EDGEDMA_DEV_CALLS, 1);
 	edgedma_devrec_refresh_driver(ctx.rec, call->dev);
+	edgedma_sync_visible_keep(ctx.rec, call->dev);
 	edgedma_policy_resolve(call->dev, &ctx.policy);
 
 	switch (call->kind) {

@@ -135,6 +135,34 @@ bool edgedma_iommu_translate_in_hook(struct iommu_domain *domain);
 #define edgedma_dma_sync_sg_for_device		dma_sync_sg_for_device
 #endif
 
+/*
+ * 6.11+: whether the DMA core skips @dev's syncs (dev->dma_skip_sync), and
+ * turning that off or back on. Kernels without the flag never skip a sync.
+ * The flag is a bitfield, written as the DMA core itself writes it on its
+ * hot path (dma_reset_need_sync()): only when it changes.
+ */
+#if defined(EDGEDMA_HAVE_DMA_SKIP_SYNC) && defined(CONFIG_DMA_NEED_SYNC)
+#define EDGEDMA_HAVE_SYNC_SKIPPING	1
+static inline bool edgedma_dev_skips_sync(const struct device *dev)
+{
+	return dev->dma_skip_sync;
+}
+
+static inline void edgedma_dev_set_skip_sync(struct device *dev, bool skip)
+{
+	if (dev->dma_skip_sync != skip)
+		dev->dma_skip_sync = skip;
+}
+#else
+#define EDGEDMA_HAVE_SYNC_SKIPPING	0
+static inline bool edgedma_dev_skips_sync(const struct device *dev)
+{
+	return false;
+}
+
+static inline void edgedma_dev_set_skip_sync(struct device *dev, bool skip) { }
+#endif
+
 #ifdef CONFIG_KRETPROBES
 /*
  * Where a kretprobed function returns to. 5.19 moved kretprobes onto

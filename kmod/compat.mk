@@ -56,3 +56,9 @@ ccflags-$(call edgedma_header_has,include/net/genetlink.h,GENL_MCAST_CAP_SYS_ADM
 # the group flag above.
 ccflags-$(call edgedma_header_has,include/linux/netlink.h,netlink_broadcast_filtered) += \
 	-DEDGEDMA_HAVE_NETLINK_BROADCAST_FILTERED
+
+# 6.11: struct device's dma_skip_sync (under CONFIG_DMA_NEED_SYNC): the DMA
+# core's inline sync wrappers return at once for a device that has it set,
+# so no hook sees those syncs unless it is kept clear (sync_visible.c).
+ccflags-$(call edgedma_header_has,include/linux/device.h,dma_skip_sync:1) += \
+	-DEDGEDMA_HAVE_DMA_SKIP_SYNC

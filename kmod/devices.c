@@ -78,6 +78,7 @@ static void edgedma_devrec_fill(struct edgedma_devrec *rec, struct device *dev)
 	write_seqcount_end(&rec->names_seq);
 	raw_spin_unlock(&rec->names_lock);
 	WRITE_ONCE(rec->complete, false);
+	WRITE_ONCE(rec->sync_kept, false);
 	edgedma_devrec_refresh_driver(rec, dev);
 	atomic_set_release(&rec->ready, 1);
 }
@@ -195,6 +196,7 @@ bool edgedma_device_info_next(unsigned long *slot, struct edgedma_device_info *o
 			edgedma_devrec_counter_sum(*slot, EDGEDMA_DEV_LIVE));
 		out->findings = edgedma_devrec_counter_sum(*slot, EDGEDMA_DEV_FINDINGS);
 		out->complete = READ_ONCE(rec->complete);
+		out->sync_kept = READ_ONCE(rec->sync_kept);
 		(*slot)++;
 		return true;
 	}

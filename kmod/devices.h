@@ -36,6 +36,11 @@ struct edgedma_devrec {
 	 * unmap-unknown and sync-unknown wait for this.
 	 */
 	bool complete;
+	/*
+	 * edgedma turned off the DMA core's sync skipping for this device
+	 * (dev->dma_skip_sync, 6.11+; sync_visible.c).
+	 */
+	bool sync_kept;
 	atomic_t ready;
 };
 
@@ -77,6 +82,7 @@ struct edgedma_device_info {
 	u64 mappings_live;
 	u64 findings;
 	bool complete;
+	bool sync_kept;
 };
 
 /* The first claimed slot at or after *@slot; advances *@slot past it. */

@@ -21,6 +21,7 @@
 #include "maptrack.h"
 #include "map_events.h"
 #include "netlink.h"
+#include "sync_visible.h"
 #include "vmalloc_pages.h"
 
 int edgedma_param_check(const char *name, unsigned long long value,
@@ -63,9 +64,12 @@ static int __init edgedma_init(void)
 	err = edgedma_vmalloc_pages_init();
 	if (err)
 		goto err_leaks;
-	err = edgedma_hook_start();
+	err = edgedma_sync_visible_init();
 	if (err)
 		goto err_vmalloc;
+	err = edgedma_hook_start();
+	if (err)
+		goto err_sync_visible;
 	err = edgedma_netlink_init();
 	if (err)
 		goto err_hook;
@@ -77,6 +81,8 @@ static int __init edgedma_init(void)
 
 err_hook:
 	edgedma_hook_stop();
+err_sync_visible:
+	edgedma_sync_visible_exit();
 err_vmalloc:
 	edgedma_vmalloc_pages_exit();
 err_leaks:
@@ -102,6 +108,7 @@ static void __exit edgedma_exit(void)
 {
 	edgedma_netlink_exit();
 	edgedma_hook_stop();
+	edgedma_sync_visible_exit();
 	edgedma_vmalloc_pages_exit();
 	edgedma_leaks_exit();
 	edgedma_map_events_exit();

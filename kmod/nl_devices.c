@@ -15,7 +15,8 @@ static int edgedma_nl_put_device(struct sk_buff *skb, const struct edgedma_devic
 	    PUT64(CALLS, d->calls) ||
 	    PUT64(MAPPINGS_LIVE, d->mappings_live) ||
 	    PUT64(FINDINGS, d->findings) ||
-	    nla_put_u32(skb, EDGEDMA_A_DEVICE_COMPLETE, d->complete))
+	    nla_put_u32(skb, EDGEDMA_A_DEVICE_COMPLETE, d->complete) ||
+	    nla_put_u32(skb, EDGEDMA_A_DEVICE_SYNC_KEPT, d->sync_kept))
 		return -EMSGSIZE;
 #undef PUT64
 	return 0;

@@ -13,6 +13,7 @@
 #include "map_events.h"
 #include "maptrack.h"
 #include "netlink.h"
+#include "sync_visible.h"
 #include "vmalloc_pages.h"
 
 int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
@@ -77,7 +78,8 @@ int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    PUT(MAP_EVENTS_DROPPED, map_events_dropped) ||
 	    PUT(MEMORY, edgedma_memory_held()) ||
 	    PUT(TRANSLATIONS_SKIPPED, edgedma_checks_translations_skipped()) ||
-	    PUT(IRQSOFF_MAX_NS, edgedma_checks_irqsoff_max_ns()))
+	    PUT(IRQSOFF_MAX_NS, edgedma_checks_irqsoff_max_ns()) ||
+	    PUT(SYNC_SKIPS_CLEARED, edgedma_sync_visible_cleared()))
 		return edgedma_nl_reply_overflow(msg, info);
 #undef PUT
 

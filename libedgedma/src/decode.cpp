@@ -32,7 +32,7 @@ const std::array<AttributeRule<Info>, 9> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_MODE), &Info::hook_mode, required},
 }};
 
-const std::array<AttributeRule<Stats>, 17> stats_rules{{
+const std::array<AttributeRule<Stats>, 18> stats_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_STATS_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REQUESTS), &Stats::requests, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REJECTED), &Stats::rejected, required},
@@ -53,6 +53,7 @@ const std::array<AttributeRule<Stats>, 17> stats_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_TRANSLATIONS_SKIPPED), &Stats::translations_skipped,
 	 optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_IRQSOFF_MAX_NS), &Stats::irqsoff_max_ns, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_SYNC_SKIPS_CLEARED), &Stats::sync_skips_cleared, optional},
 }};
 
 const std::array<AttributeRule<Finding>, 16> finding_rules{{
@@ -118,7 +119,7 @@ const std::array<AttributeRule<MapEventCursor>, 4> cursor_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAP_EVENTS_DROPPED), &MapEventCursor::dropped, required},
 }};
 
-// Device keeps complete as a bool; the wire has a u32.
+// Device keeps complete and sync_kept as bools; the wire has u32s.
 struct DeviceFlat {
 	std::string name;
 	std::string driver;
@@ -126,9 +127,10 @@ struct DeviceFlat {
 	std::uint64_t mappings_live = 0;
 	std::uint64_t findings = 0;
 	std::uint32_t complete = 0;
+	std::uint32_t sync_kept = 0;
 };
 
-const std::array<AttributeRule<DeviceFlat>, 7> device_rules{{
+const std::array<AttributeRule<DeviceFlat>, 8> device_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_DEVICE_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DEVICE_NAME), &DeviceFlat::name, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DEVICE_DRIVER), &DeviceFlat::driver, required},
@@ -136,6 +138,7 @@ const std::array<AttributeRule<DeviceFlat>, 7> device_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DEVICE_MAPPINGS_LIVE), &DeviceFlat::mappings_live, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DEVICE_FINDINGS), &DeviceFlat::findings, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DEVICE_COMPLETE), &DeviceFlat::complete, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DEVICE_SYNC_KEPT), &DeviceFlat::sync_kept, required},
 }};
 
 // The target's name arrives in one of two attributes; this flat twin of
@@ -279,7 +282,8 @@ Device decode_device(AttributeStream attributes, std::string_view context)
 	DeviceFlat flat = decode_set(context, attributes, device_rules);
 	// As WAS_ENABLED: any value but 0 is yes.
 	return Device{std::move(flat.name), std::move(flat.driver), flat.calls,
-		      flat.mappings_live, flat.findings, flat.complete != 0};
+		      flat.mappings_live, flat.findings, flat.complete != 0,
+		      flat.sync_kept != 0};
 }
 
 Policy decode_policy(AttributeStream attributes, std::string_view context)

@@ -17,7 +17,7 @@
  *     info             path (direct or iommu), masks, cache line, swiotlb.
  *     transfer_result  the bytes the last "transfer" mode read back.
  * The same records go to the kernel log. Module parameters: dma_bits,
- * modes (run at probe), allow_unsafe, sync_visible, misalign_offset,
+ * modes (run at probe), allow_unsafe, misalign_offset,
  * misalign_len, xfer_seed, xfer_rounds.
  *
  * Paths. "iommu": the device sits in a translating DMA domain (intel-iommu on
@@ -135,10 +135,11 @@
  * 6.12 (CONFIG_DMA_NEED_SYNC): dma_sync_*() are inline and skip the core, and
  * so its dma_sync_* trace events, when dev->dma_skip_sync is set, which
  * dma_set_mask() does for every dma-coherent device (x86_64, arm64 virt).
- * A hook on the sync path then sees none of this driver's syncs;
- * sync_visible=1 clears the flag (again after every mask change) so the core
- * is called and traced. A swiotlb bounce also clears it, until the next
- * dma_set_mask().
+ * A hook on the sync path would see none of this driver's syncs; edgedma
+ * clears the flag for the devices it watches (and again after each
+ * dma_set_mask()), so this driver does nothing about it: the "syncs" line
+ * of its info file says what the core does. A swiotlb bounce also clears
+ * it, until the next dma_set_mask().
  *
  * Buffers of the correct side of every mode: kmalloc of a power-of-two size
  * of at least max(64, cache_line_size(), dma_get_cache_alignment()) (64 on
@@ -211,10 +212,6 @@ static bool allow_unsafe;
 module_param(allow_unsafe, bool, 0644);
 MODULE_PARM_DESC(allow_unsafe, "run modes also on paths where the kernel WARNs or crashes");
 
-static bool sync_visible;
-module_param(sync_visible, bool, 0644);
-MODULE_PARM_DESC(sync_visible, "6.11+: clear dev->dma_skip_sync so dma_sync_*() reach the DMA core");
-
 static uint misalign_offset = 1;
 module_param(misalign_offset, uint, 0644);
 MODULE_PARM_DESC(misalign_offset, "addr-misaligned: offset of the mapping in its buffer (default 1; 1-4095)");
@@ -250,7 +247,6 @@ struct edu_test {
 	bool direct;		/* no translating IOMMU: DMA address == phys */
 	bool coherent;
 	bool broken;		/* a transfer timed out: the device may still write */
-	bool skip_cleared;	/* we cleared dev->dma_skip_sync */
 	u64 mask;		/* the mask set at probe */
 	unsigned int align;	/* buffers own whole cache lines of this size */
 
@@ -374,16 +370,6 @@ static bool edu_dev_direct(struct device *dev)
 	return !domain || !(domain->type & __IOMMU_DOMAIN_DMA_API);
 }
 
-static void edu_apply_sync_visible(struct edu_test *t)
-{
-#ifdef CONFIG_DMA_NEED_SYNC
-	if (sync_visible) {
-		t->dev->dma_skip_sync = false;
-		t->skip_cleared = true;
-	}
-#endif
-}
-
 static int edu_set_mask(struct edu_test *t, u64 mask)
 {
 	int ret;
@@ -394,18 +380,7 @@ static int edu_set_mask(struct edu_test *t, u64 mask)
 			mask, ret);
 		return ret;
 	}
-	/* dma_set_mask() recomputes dma_skip_sync on 6.11+ */
-	t->skip_cleared = false;
-	edu_apply_sync_visible(t);
 	return 0;
-}
-
-static void edu_sync_visible_update(struct edu_test *t)
-{
-	if (sync_visible)
-		edu_apply_sync_visible(t);
-	else if (t->skip_cleared)
-		edu_set_mask(t, dma_get_mask(t->dev));	/* let the core decide */
 }
 
 static u64 edu_limit(struct edu_test *t)
@@ -1801,6 +1776,35 @@ static int edu_mode_sync_mismatch(struct edu_test *t)
 	return dma == DMA_MAPPING_ERROR ? -EIO : 0;
 }
 
+/*
+ * sync-mismatch with a dma_set_mask() between the map and the sync: on
+ * 6.11+ the mask change makes a coherent device skip its syncs again, so
+ * only a watcher that clears the flag after dma_set_mask() sees the sync.
+ */
+static int edu_mode_sync_after_set_mask(struct edu_test *t)
+{
+	const size_t len = 128;
+	dma_addr_t dma;
+	void *buf;
+	int ret;
+
+	buf = edu_buf_alloc(t, 2 * len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	dma = edu_map_single(t, buf, len, DMA_TO_DEVICE);
+	if (dma == DMA_MAPPING_ERROR) {
+		kfree(buf);
+		return -EIO;
+	}
+	ret = edu_set_mask(t, t->mask);
+	edu_rec(t, "dma_set_mask(0x%llx)=%d core_skips=%d", t->mask, ret,
+		edu_core_skips_sync(t->dev));
+	edu_sync_for_cpu(t, dma, 2 * len, DMA_TO_DEVICE);
+	edu_unmap_single(t, dma, len, DMA_TO_DEVICE);
+	kfree(buf);
+	return ret;
+}
+
 static int edu_mode_leak(struct edu_test *t)
 {
 	struct edu_leak *leak;
@@ -1980,6 +1984,7 @@ static const struct edu_mode edu_modes[] = {
 	  EDU_DIRECT | EDU_IOMMU | EDU_IOMMU_COHERENT,
 	  "a non-coherent device behind an IOMMU does cache maintenance at iova_to_phys() == 0" },
 	{ "sync-mismatch", edu_mode_sync_mismatch, EDU_ANY },
+	{ "sync-after-set-mask", edu_mode_sync_after_set_mask, EDU_ANY },
 	{ "leak", edu_mode_leak, EDU_ANY },
 	{ "transfer", edu_mode_transfer, EDU_ANY | EDU_WITH_LOOP },
 	{ "loop", edu_mode_loop, EDU_ANY | EDU_WITH_LOOP },
@@ -2018,7 +2023,6 @@ static int edu_run_mode(struct edu_test *t, const char *name)
 	edu_rec(t, "mode=%s", m->name);
 	edu_rec(t, "path=%s coherent=%d", t->direct ? "direct" : "iommu",
 		t->coherent);
-	edu_sync_visible_update(t);
 
 	if (t->broken) {
 		edu_rec(t, "error an earlier edu transfer never finished");
@@ -2144,7 +2148,6 @@ static int edu_info_show(struct seq_file *s, void *unused)
 	else
 		seq_puts(s, "swiotlb=inactive\n");
 	seq_printf(s, "core_skips_sync=%d\n", edu_core_skips_sync(dev));
-	seq_printf(s, "sync_visible=%d\n", sync_visible);
 	seq_printf(s, "loop=%s iterations=%lu errors=%lu\n",
 		   t->loop ? "running" : "stopped", READ_ONCE(t->loop_iters),
 		   READ_ONCE(t->loop_errors));
@@ -2230,7 +2233,6 @@ static int edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 			dma_bits, ret);
 		goto unmap;
 	}
-	edu_apply_sync_visible(t);
 	pci_set_master(pdev);
 
 	t->direct = edu_dev_direct(dev);

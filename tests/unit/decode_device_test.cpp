@@ -34,6 +34,7 @@ constexpr std::array required_attributes{
 	NAMED(EDGEDMA_A_DEVICE_NAME),     NAMED(EDGEDMA_A_DEVICE_DRIVER),
 	NAMED(EDGEDMA_A_DEVICE_CALLS),    NAMED(EDGEDMA_A_DEVICE_MAPPINGS_LIVE),
 	NAMED(EDGEDMA_A_DEVICE_FINDINGS), NAMED(EDGEDMA_A_DEVICE_COMPLETE),
+	NAMED(EDGEDMA_A_DEVICE_SYNC_KEPT),
 };
 #undef NAMED
 
@@ -51,6 +52,7 @@ TEST(DecodeDevice, ReadsAnIncompleteUnboundDevice)
 	device.driver.clear(); // unbound: sent as ""
 	device.complete = false;
 	device.mappings_live = 0;
+	device.sync_kept = false;
 	Device decoded = decode_device(device_message(device).attributes(), context);
 	EXPECT_EQ(decoded, device);
 	EXPECT_FALSE(decoded.complete);

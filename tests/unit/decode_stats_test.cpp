@@ -28,6 +28,7 @@ const Stats sample_stats{
 	.memory = 3'500'000,
 	.translations_skipped = 0x3'0000'0004,
 	.irqsoff_max_ns = 41'250,
+	.sync_skips_cleared = 0x4'0000'0005,
 };
 
 struct Counter {
@@ -70,6 +71,9 @@ GenlMessage stats_reply(const Stats &stats, std::optional<int> left_out = std::n
 	if (stats.irqsoff_max_ns)
 		reply.put_u64_padded(EDGEDMA_A_STATS_IRQSOFF_MAX_NS, *stats.irqsoff_max_ns,
 				     EDGEDMA_A_STATS_PAD);
+	if (stats.sync_skips_cleared)
+		reply.put_u64_padded(EDGEDMA_A_STATS_SYNC_SKIPS_CLEARED, *stats.sync_skips_cleared,
+				     EDGEDMA_A_STATS_PAD);
 	return reply;
 }
 
@@ -100,6 +104,8 @@ TEST(DecodeStats, RoundTripsCountersWithAPadBeforeEach)
 		.put_u64(EDGEDMA_A_STATS_TRANSLATIONS_SKIPPED, *sample_stats.translations_skipped);
 	reply.put_pad(EDGEDMA_A_STATS_PAD)
 		.put_u64(EDGEDMA_A_STATS_IRQSOFF_MAX_NS, *sample_stats.irqsoff_max_ns);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_SYNC_SKIPS_CLEARED, *sample_stats.sync_skips_cleared);
 	EXPECT_EQ(decode_stats(reply.attributes()), sample_stats);
 }
 
@@ -120,6 +126,15 @@ TEST(DecodeStats, TakesAModuleWithoutTranslationOrIrqsoffCounters)
 	EXPECT_EQ(decoded, older);
 	EXPECT_FALSE(decoded.translations_skipped);
 	EXPECT_FALSE(decoded.irqsoff_max_ns);
+}
+
+TEST(DecodeStats, TakesAModuleWithoutTheSyncSkipCounter)
+{
+	Stats older = sample_stats;
+	older.sync_skips_cleared.reset();
+	Stats decoded = decode_stats(stats_reply(older).attributes());
+	EXPECT_EQ(decoded, older);
+	EXPECT_FALSE(decoded.sync_skips_cleared);
 }
 
 TEST(DecodeStats, KeepsAZeroIrqsoffMaximumApartFromAMissingOne)

@@ -166,6 +166,7 @@ inline Device sample_device()
 		.mappings_live = 3,
 		.findings = 2,
 		.complete = true,
+		.sync_kept = true,
 	};
 }
 
@@ -191,6 +192,8 @@ inline GenlMessage device_message(const Device &device, std::optional<int> left_
 	u64(EDGEDMA_A_DEVICE_FINDINGS, device.findings);
 	if (wanted(EDGEDMA_A_DEVICE_COMPLETE))
 		message.put_u32(EDGEDMA_A_DEVICE_COMPLETE, complete.value_or(device.complete ? 1 : 0));
+	if (wanted(EDGEDMA_A_DEVICE_SYNC_KEPT))
+		message.put_u32(EDGEDMA_A_DEVICE_SYNC_KEPT, device.sync_kept ? 1 : 0);
 	return message;
 }
 

@@ -78,6 +78,16 @@ const Stats sample_stats{
 	.memory = 3'400'000,
 };
 
+// A module that sends every counter it has.
+Stats newest_stats()
+{
+	Stats stats = sample_stats;
+	stats.translations_skipped = 5;
+	stats.irqsoff_max_ns = 41'250;
+	stats.sync_skips_cleared = 2;
+	return stats;
+}
+
 TEST(StatusJson, SaysNoneWhenNotHooked)
 {
 	Info unhooked = sample_info;
@@ -111,6 +121,28 @@ TEST(StatusJson, CarriesEveryCounterOnlyWhenRead)
 	EXPECT_EQ(parsed["stats"]["map_events"], 900);
 	EXPECT_EQ(parsed["stats"]["map_events_dropped"], 12);
 	EXPECT_EQ(parsed["stats"]["memory"], 3'400'000);
+}
+
+TEST(StatusJson, CarriesTheNewerCountersWhenTheModuleSendsThem)
+{
+	auto parsed = nlohmann::json::parse(status_json(sample_info, newest_stats()).dump());
+	EXPECT_EQ(parsed["stats"]["translations_skipped"], 5);
+	EXPECT_EQ(parsed["stats"]["irqsoff_max_ns"], 41'250);
+	EXPECT_EQ(parsed["stats"]["sync_skips_cleared"], 2);
+}
+
+TEST(StatusText, ShowsTheNewerCountersWhenTheModuleSendsThem)
+{
+	std::string text = status_text(sample_info, newest_stats());
+	EXPECT_TRUE(contains(text, "kernel memory held:     3400000 bytes\n"
+				   "translations skipped:   5 (IOMMU could sleep)\n"
+				   "irqs-off max:           41250 ns\n"
+				   "sync skips turned off:  2 (syncs kept visible, 6.11+)\n"))
+		<< text;
+	Stats untimed = newest_stats();
+	untimed.irqsoff_max_ns = 0;
+	EXPECT_TRUE(contains(status_text(sample_info, untimed),
+			     "irqs-off max:           not timed (measure_irqsoff=0)\n"));
 }
 
 TEST(StatusText, ShowsEveryFactWithUnits)

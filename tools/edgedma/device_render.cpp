@@ -9,12 +9,14 @@
 namespace edgedma::cli {
 namespace {
 
-constexpr std::size_t column_count = 6;
+constexpr std::size_t column_count = 7;
 using Row = std::array<std::string, column_count>;
 
-constexpr Row header{"DEVICE", "DRIVER", "CALLS", "LIVE MAPPINGS", "FINDINGS", "COMPLETE"};
+constexpr Row header{"DEVICE", "DRIVER", "CALLS", "LIVE MAPPINGS", "FINDINGS", "COMPLETE",
+		     "SYNCS"};
 // Names and words read from the left, counts from the right.
-constexpr std::array<bool, column_count> right_aligned{false, false, true, true, true, false};
+constexpr std::array<bool, column_count> right_aligned{false, false, true, true,
+						       true,  false, false};
 
 Row row_of(const Device &device)
 {
@@ -23,7 +25,9 @@ Row row_of(const Device &device)
 		std::to_string(device.calls),
 		std::to_string(device.mappings_live),
 		std::to_string(device.findings),
-		device.complete ? "yes" : "no"};
+		device.complete ? "yes" : "no",
+		// "kept": the module stopped the DMA core from skipping them.
+		device.sync_kept ? "kept" : "-"};
 }
 
 } // namespace
@@ -43,6 +47,7 @@ nlohmann::ordered_json device_json(const Device &device)
 		{"mappings_live", device.mappings_live},
 		{"findings", device.findings},
 		{"complete", device.complete},
+		{"sync_kept", device.sync_kept},
 	};
 }
 

@@ -17,12 +17,13 @@ namespace edgedma::cli {
 std::vector<Device> sorted_devices(std::vector<Device> devices);
 
 // {"device", "driver" ("" when none is bound), "calls", "mappings_live",
-// "findings", "complete" (bool)}
+// "findings", "complete" (bool), "sync_kept" (bool)}
 nlohmann::ordered_json device_json(const Device &device);
 
 // A table: a header line, then a line per device with its name, driver
 // ("-" when none is bound), calls, live mappings, findings and whether
-// every live mapping was seen made ("yes"/"no"). Columns are as wide as
+// every live mapping was seen made ("yes"/"no"), and whether the module
+// keeps its syncs visible ("kept"/"-"). Columns are as wide as
 // their widest entry and two spaces apart; numbers are right-aligned. Only
 // the header when there are no devices.
 std::string devices_text(const std::vector<Device> &devices);

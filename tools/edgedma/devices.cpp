@@ -43,7 +43,9 @@ Action setup_devices(CLI::App &command)
 			 "One JSON object per device and line instead of a table");
 	command.footer("COMPLETE says whether every live mapping of the device was seen "
 		       "made; a device already driven when the module loaded may hold "
-		       "mappings it never saw. Needs CAP_SYS_ADMIN.");
+		       "mappings it never saw. SYNCS says \"kept\" where the module stopped "
+		       "the DMA core (6.11+) from skipping the device's syncs, so they are "
+		       "checked. Needs CAP_SYS_ADMIN.");
 	return [options] { return show_devices(*options); };
 }
 

@@ -45,6 +45,8 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 		status["stats"]["translations_skipped"] = *stats->translations_skipped;
 	if (stats && stats->irqsoff_max_ns)
 		status["stats"]["irqsoff_max_ns"] = *stats->irqsoff_max_ns;
+	if (stats && stats->sync_skips_cleared)
+		status["stats"]["sync_skips_cleared"] = *stats->sync_skips_cleared;
 	return status;
 }
 
@@ -94,6 +96,9 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 			else
 				line("irqs-off max", std::to_string(*stats->irqsoff_max_ns) + " ns");
 		}
+		if (stats->sync_skips_cleared)
+			line("sync skips turned off", std::to_string(*stats->sync_skips_cleared) +
+							      " (syncs kept visible, 6.11+)");
 	}
 	return text.str();
 }

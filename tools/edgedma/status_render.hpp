@@ -15,8 +15,9 @@ namespace edgedma::cli {
 // "none" when unhooked), page_size, cache_line, dma_alignment, and "stats"
 // {requests, rejected, calls, mappings_live, pool_size, pool_exhausted,
 // findings, events_dropped, untracked_devices, hook_missed, unseen_mappings,
-// map_events, map_events_dropped, and memory, translations_skipped and
-// irqsoff_max_ns when the module sends them} when the counters were read.
+// map_events, map_events_dropped, and memory, translations_skipped,
+// irqsoff_max_ns and sync_skips_cleared when the module sends them} when the
+// counters were read.
 nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> &stats);
 
 // `edgedma status`: one aligned "label: value" line per fact.

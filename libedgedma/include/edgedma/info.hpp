@@ -57,6 +57,10 @@ struct Stats {
 	// The longest a hook ran with interrupts off, ns; timed only when the
 	// module was loaded with measure_irqsoff=1, 0 otherwise.
 	std::optional<std::uint64_t> irqsoff_max_ns;
+	// Times the module turned off the DMA core's sync skipping (6.11+:
+	// dev->dma_skip_sync) for a device it watches, so its syncs reach the
+	// hooks; 0 where the kernel never skips syncs. Absent from older modules.
+	std::optional<std::uint64_t> sync_skips_cleared;
 
 	bool operator==(const Stats &) const = default;
 };

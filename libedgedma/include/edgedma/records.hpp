@@ -75,6 +75,10 @@ struct Device {
 	// module loaded may hold mappings the module never saw made; its unmaps
 	// and syncs of unknown mappings are then not reported as findings.
 	bool complete = false;
+	// The module turned off the DMA core's sync skipping for the device
+	// (6.11+: dev->dma_skip_sync), so its dma_sync_*() calls reach the
+	// hooks and are checked.
+	bool sync_kept = false;
 
 	bool operator==(const Device &) const = default;
 };

@@ -232,6 +232,9 @@ enum {
 	EDGEDMA_A_STATS_TRANSLATIONS_SKIPPED, /* IOMMU reads left out: could sleep here */
 	EDGEDMA_A_STATS_IRQSOFF_MAX_NS,	/* longest hook with interrupts off, ns;
 					 * only with measure_irqsoff=1, else 0 */
+	EDGEDMA_A_STATS_SYNC_SKIPS_CLEARED, /* times the DMA core's sync skipping
+					 * of a watched device was turned off
+					 * (6.11+: dev->dma_skip_sync) */
 
 	__EDGEDMA_A_STATS_MAX,
 	EDGEDMA_A_STATS_MAX = (__EDGEDMA_A_STATS_MAX - 1)
@@ -341,6 +344,8 @@ enum {
 	EDGEDMA_A_DEVICE_MAPPINGS_LIVE,	/* u64, entries in the live table */
 	EDGEDMA_A_DEVICE_FINDINGS,	/* u64, findings about this device */
 	EDGEDMA_A_DEVICE_COMPLETE,	/* u32, 1: every live mapping was seen made */
+	EDGEDMA_A_DEVICE_SYNC_KEPT,	/* u32, 1: edgedma turned off the DMA
+					 * core's sync skipping for it (6.11+) */
 
 	__EDGEDMA_A_DEVICE_MAX,
 	EDGEDMA_A_DEVICE_MAX = (__EDGEDMA_A_DEVICE_MAX - 1)
