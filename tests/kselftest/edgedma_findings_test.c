@@ -1135,6 +1135,121 @@ TEST_F(findings, kernel_log_names_no_addresses)
 		TH_LOG("no finding line in the kernel log after every mode ran");
 }
 
+/* ---- the right culprit ---------------------------------------------------- */
+
+#define LATE_NAME	"edgedma_test_late"
+#define LATE_SYSFS	"/sys/module/" LATE_NAME
+
+static void edu_ko_path(char *buf, size_t n);
+
+/* Whether @name is "@func+0x.../0x... [" LATE_NAME "]", as %pS names it. */
+static bool names_late_function(const char *name, const char *func)
+{
+	size_t len = strlen(func);
+
+	return !strncmp(name, func, len) && name[len] == '+' &&
+	       strstr(name, "/0x") && strstr(name, " [" LATE_NAME "]");
+}
+
+/* The finding the late module's run made, by seq; NULL if it is not there. */
+static const struct finding *late_finding(const struct findings_dump *d,
+					  __u64 after)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->f[i].seq > after &&
+		    d->f[i].kind == EDGEDMA_FINDING_SYNC_MISMATCH &&
+		    !strcmp(d->f[i].device, edu_dev))
+			return &d->f[i];
+	return NULL;
+}
+
+static void check_late_names(struct __test_metadata *_metadata,
+			     const struct finding *f, const char *when)
+{
+	TH_LOG("%s: finding %llu caller %s, map caller %s", when,
+	       (unsigned long long)f->seq, f->caller_name, f->map_caller_name);
+	EXPECT_TRUE(f->have_caller_name && f->have_map_caller_name)
+		TH_LOG("%s: finding %llu carries no CALLER_NAME or MAP_CALLER_NAME",
+		       when, (unsigned long long)f->seq);
+	EXPECT_TRUE(names_late_function(f->caller_name, "late_sync_past_end"))
+		TH_LOG("%s: the sync was made by late_sync_past_end [%s], not by \"%s\"",
+		       when, LATE_NAME, f->caller_name);
+	EXPECT_TRUE(names_late_function(f->map_caller_name, "late_map_for_device"))
+		TH_LOG("%s: the mapping was made by late_map_for_device [%s], not by \"%s\"",
+		       when, LATE_NAME, f->map_caller_name);
+	EXPECT_EQ(NULL, strstr(f->caller_name, "[edgedma]"))
+		TH_LOG("%s: edgedma blamed itself: %s", when, f->caller_name);
+}
+
+/*
+ * A driver loaded right after edgedma, into memory that edgedma's freed
+ * __init text may have held: its finding names its own functions, read
+ * while it is loaded and after it is unloaded.
+ */
+TEST_F_TIMEOUT(findings, late_module_named, TEST_TIMEOUT)
+{
+	static struct findings_dump d;
+	unsigned long long base = 0, size = 0;
+	char ko[PATH_MAX], params[1200], why[600], last[160] = "";
+	const struct finding *f;
+	__u64 seq;
+	int err;
+
+	if (_metadata->skip)
+		return;
+	edu_ko_path(ko, sizeof(ko));
+	if (!ko[0])
+		SKIP(return, "%s: the test drivers cannot be found: set EDU_TEST_KO, or EDGEDMA_SRC and EDGEDMA_VM_KERNEL (edgedma-vm sets them)",
+		     _metadata->name);
+	snprintf(strrchr(ko, '/') + 1, sizeof(ko) - (strrchr(ko, '/') + 1 - ko),
+		 "%s.ko", LATE_NAME);
+	ASSERT_TRUE(path_exists(ko))
+		TH_LOG("%s does not exist (make modules-all)", ko);
+	if (path_exists(LATE_SYSFS))
+		ASSERT_EQ(0, unload_module(LATE_NAME));
+
+	/* A fresh edgedma, its __init text just freed; then the late driver. */
+	edgedma_params_now(params, sizeof(params), NULL);
+	err = edgedma_reload(params, why, sizeof(why));
+	ASSERT_EQ(0, err)
+		TH_LOG("%s", why);
+	ASSERT_TRUE(resolve(_metadata, self));
+	seq = last_seq(_metadata, self);
+	err = load_module(ko, "");
+	ASSERT_EQ(0, err)
+		TH_LOG("finit_module(%s): %s", ko, strerror(-err));
+	if (module_range(LATE_NAME, &base, &size))
+		TH_LOG("%s loaded at %#llx, %llu bytes", LATE_NAME, base, size);
+	err = write_file(LATE_SYSFS "/parameters/run", "1");
+	read_line(LATE_SYSFS "/parameters/last", last, sizeof(last));
+	EXPECT_EQ(0, err)
+		TH_LOG("running %s: %s (%s)", LATE_NAME, strerror(-err), last);
+
+	dump_findings(_metadata, self, seq + 1, &d);
+	f = late_finding(&d, seq);
+	EXPECT_NE(NULL, f)
+		TH_LOG("no sync-mismatch finding on %s after seq %llu (%u findings)",
+		       edu_dev, (unsigned long long)seq, d.n);
+	if (f) {
+		check_late_names(_metadata, f, "while loaded");
+		if (base)
+			EXPECT_TRUE(f->caller >= base && f->caller < base + size)
+				TH_LOG("caller address %#llx outside %s",
+				       (unsigned long long)f->caller, LATE_NAME);
+	}
+
+	err = unload_module(LATE_NAME);
+	ASSERT_EQ(0, err)
+		TH_LOG("delete_module(%s): %s", LATE_NAME, strerror(-err));
+	dump_findings(_metadata, self, seq + 1, &d);
+	f = late_finding(&d, seq);
+	ASSERT_NE(NULL, f)
+		TH_LOG("the finding is gone after %s was unloaded", LATE_NAME);
+	check_late_names(_metadata, f, "after unload");
+}
+
 /* ---- before and after the tests ----------------------------------------- */
 
 /* The test driver's .ko for this guest, or "" when it cannot be named. */
