@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""edgedma-vm's verdict on a finished guest: the rules that make the bed fail closed."""
+import importlib.machinery
+import importlib.util
+import tempfile
+import unittest
+from pathlib import Path
+
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "edgedma-vm"
+_loader = importlib.machinery.SourceFileLoader("edgedma_vm", str(TOOL))
+_spec = importlib.util.spec_from_loader("edgedma_vm", _loader)
+vm = importlib.util.module_from_spec(_spec)
+_loader.exec_module(vm)
+
+
+class Judge(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.run = Path(self.tmp.name)
+        self.out = self.run / "out"
+        self.out.mkdir()
+        self.serial = self.run / "serial.log"
+        self.serial.write_text("edgedma-vm-guest: running the command\n")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def judge(self, result=None, elapsed=20.0, timed_out=False):
+        if result is not None:
+            (self.out / "result").write_text(result + "\n")
+        return vm.judge(self.run, self.serial, self.out, 0, timed_out, 25, elapsed)
+
+    def test_a_clean_run_passes_the_commands_status_through(self):
+        self.assertEqual(self.judge("EDGEDMA_VM_RESULT rc=7 unload=ok ran=1.50 clock=tsc"),
+                         (7, None))
+
+    def test_a_guest_clock_that_ran_fast_fails_the_run(self):
+        # `sleep 3600` ending after 20 s of real time: the guest's clock
+        # raced ahead, and the hang must not pass.
+        status, reason = self.judge(
+            "EDGEDMA_VM_RESULT rc=0 unload=ok ran=3600.02 clock=tsc", elapsed=20.0)
+        self.assertEqual(status, vm.EXIT_CLOCK_FAST)
+        self.assertIn("3600.02 s by the guest's clock (tsc)", reason)
+        self.assertIn("20.00 s on the host", reason)
+
+    def test_a_guest_clock_a_little_ahead_is_tolerated(self):
+        status, _ = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=21.00 clock=hpet",
+                               elapsed=20.0)
+        self.assertEqual(status, 0)
+
+    def test_a_result_without_the_guests_duration_is_no_result(self):
+        status, _ = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok")
+        self.assertEqual(status, vm.EXIT_NO_RESULT)
+
+    def test_no_result_fails(self):
+        status, reason = self.judge(None)
+        self.assertEqual(status, vm.EXIT_NO_RESULT)
+        self.assertIn("no result from the guest", reason)
+
+    def test_a_timeout_fails_even_with_a_result(self):
+        status, _ = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=1.00 clock=tsc",
+                               timed_out=True)
+        self.assertEqual(status, vm.EXIT_TIMEOUT)
+
+    def test_a_kernel_warning_fails_a_successful_command(self):
+        self.serial.write_text("WARNING: CPU: 0 PID: 1 at mm/slub.c:1 x\n")
+        status, _ = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=1.00 clock=tsc")
+        self.assertEqual(status, vm.EXIT_KERNEL_PROBLEM)
+
+    def test_a_failed_unload_fails(self):
+        status, _ = self.judge(
+            "EDGEDMA_VM_RESULT rc=0 unload=failed:edgedma ran=1.00 clock=tsc")
+        self.assertEqual(status, vm.EXIT_UNLOAD_FAILED)
+
+
+if __name__ == "__main__":
+    unittest.main()
