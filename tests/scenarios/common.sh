@@ -62,6 +62,23 @@ unload_driver() {
 	return 0
 }
 
+# calls_seen DRIVER: edgedma saw DMA-API calls of a device DRIVER drives
+# (edgedma devices). Run after the traffic, while the driver is bound:
+# "no findings" from hooks that saw nothing would prove nothing, so
+# no_findings refuses to pass unless this ran first. Devices whose DMA goes
+# through another driver's device name that one (virtio: virtio-pci).
+calls_seen() {
+	edgedma devices --json > /tmp/devices.json || fail "edgedma devices failed"
+	_calls=$(sed -n "s/.*\"driver\":\"$1\",\"calls\":\([0-9]*\).*/\1/p" /tmp/devices.json |
+		awk '{ s += $1 } END { print s + 0 }')
+	if [ "$_calls" -eq 0 ]; then
+		sed 's/^/#   /' /tmp/devices.json
+		fail "edgedma saw no DMA-API call of a device driven by $1"
+	fi
+	note "edgedma saw $_calls DMA-API calls of devices driven by $1"
+	calls_checked=1
+}
+
 # no_findings: a real driver used correctly must give edgedma nothing to
 # say. Runs after unload_driver, so leaks at unbind are counted too. The
 # module's counters go to the log either way (missed calls would explain a
@@ -71,6 +88,8 @@ unload_driver() {
 # is there to show.
 no_findings() {
 	command -v edgedma >/dev/null || fail "no edgedma tool in the guest (make guest-tools)"
+	[ "${calls_checked:-0}" = 1 ] ||
+		fail "no_findings without calls_seen: no finding means nothing unless edgedma saw the driver's calls"
 	edgedma status --stats | sed 's/^/#   /'
 	edgedma findings --json > /tmp/findings.json || fail "edgedma findings failed"
 	_n=$(grep -c . /tmp/findings.json)
