@@ -558,32 +558,17 @@ static void edgedma_judge_call(const struct edgedma_call *call)
 
 u64 edgedma_checks_calls(void)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(edgedma_calls, cpu);
-	return sum;
+	return edgedma_percpu_sum(edgedma_calls);
 }
 
 u64 edgedma_checks_unseen(void)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(edgedma_unseen, cpu);
-	return sum;
+	return edgedma_percpu_sum(edgedma_unseen);
 }
 
 u64 edgedma_checks_translations_skipped(void)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(edgedma_translations_skipped, cpu);
-	return sum;
+	return edgedma_percpu_sum(edgedma_translations_skipped);
 }
 
 u64 edgedma_checks_irqsoff_max_ns(void)

@@ -205,12 +205,7 @@ bool edgedma_device_info_next(unsigned long *slot, struct edgedma_device_info *o
 
 u64 edgedma_devices_untracked(void)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(edgedma_untracked_calls, cpu);
-	return sum;
+	return edgedma_percpu_sum(edgedma_untracked_calls);
 }
 
 struct device *edgedma_find_device_by_name(const char *name)

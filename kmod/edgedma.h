@@ -6,6 +6,7 @@
 #ifndef _EDGEDMA_H
 #define _EDGEDMA_H
 
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 #ifndef EDGEDMA_VERSION
@@ -53,6 +54,20 @@ struct edgedma_call {
 };
 
 #define EDGEDMA_NO_PHYS	(~0ULL)
+
+/*
+ * The sum of a per-CPU counter over every possible CPU: counters are bumped
+ * on the hook path without atomics and only summed when someone reads them.
+ */
+#define edgedma_percpu_sum(var)					\
+({								\
+	typeof(per_cpu(var, 0)) __sum = 0;			\
+	int __cpu;						\
+								\
+	for_each_possible_cpu(__cpu)				\
+		__sum += READ_ONCE(per_cpu(var, __cpu));	\
+	__sum;							\
+})
 
 /* Called by the hooks, in any context but NMI; never sleeps. */
 void edgedma_track_call(const struct edgedma_call *call);

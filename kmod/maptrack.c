@@ -101,12 +101,7 @@ static struct edgedma_bucket *edgedma_bucket_at(struct edgedma_devrec *rec,
 
 u64 edgedma_maptrack_generation(void)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += READ_ONCE(per_cpu(edgedma_changes, cpu));
-	return sum;
+	return edgedma_percpu_sum(edgedma_changes);
 }
 
 static struct edgedma_mapping *edgedma_pool_get(void)
@@ -428,12 +423,7 @@ u64 edgedma_maptrack_pool_size(void)
 
 u64 edgedma_maptrack_exhausted(void)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(edgedma_exhausted, cpu);
-	return sum;
+	return edgedma_percpu_sum(edgedma_exhausted);
 }
 
 size_t edgedma_maptrack_memory(void)

@@ -55,12 +55,7 @@ void edgedma_sync_visible_keep(struct edgedma_devrec *rec, struct device *dev)
 
 u64 edgedma_sync_visible_cleared(void)
 {
-	u64 sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += per_cpu(edgedma_skips_cleared, cpu);
-	return sum;
+	return edgedma_percpu_sum(edgedma_skips_cleared);
 }
 
 #if EDGEDMA_HAVE_SYNC_SKIPPING && defined(CONFIG_KRETPROBES)
