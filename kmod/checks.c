@@ -82,9 +82,9 @@ static bool edgedma_check_on(const struct edgedma_ctx *ctx, u32 kind)
 	return ctx->policy.checks & BIT(kind - 1);
 }
 
-static __printf(6, 7) void
-edgedma_found(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 size,
-	      unsigned long map_caller, const char *fmt, ...)
+static __printf(7, 0) void
+edgedma_vfound(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 phys,
+	       u64 size, unsigned long map_caller, const char *fmt, va_list args)
 {
 	const struct edgedma_call *c = ctx->call;
 	struct edgedma_finding f = {
@@ -93,33 +93,63 @@ edgedma_found(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 size,
 		.dir = c->dir,
 		.dma_addr = dma_addr,
 		.size = size,
-		.phys = c->phys,
+		.phys = phys,
 		.caller = c->caller,
 		.map_caller = map_caller,
 	};
-	va_list args;
 
 	if (!edgedma_check_on(ctx, kind))
 		return;
 	edgedma_devrec_names(ctx->rec, f.device, f.driver);
 	edgedma_devrec_count(ctx->rec, EDGEDMA_DEV_FINDINGS, 1);
-	va_start(args, fmt);
 	vsnprintf(f.detail, sizeof(f.detail), fmt, args);
-	va_end(args);
 	edgedma_finding_report(&f);
+}
+
+/* A finding about the call, with the call's CPU physical address. */
+static __printf(6, 7) void
+edgedma_found(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 size,
+	      unsigned long map_caller, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	edgedma_vfound(ctx, kind, dma_addr, ctx->call->phys, size, map_caller, fmt, args);
+	va_end(args);
+}
+
+/*
+ * A finding about one buffer of the call (a scatterlist entry has its
+ * own): the addresses its sentence names. @dma_addr is 0 where the entry's
+ * DMA address is unknown (an IOMMU merged the list).
+ */
+static __printf(6, 7) void
+edgedma_found_buffer(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr,
+		     u64 phys, u64 size, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	edgedma_vfound(ctx, kind, dma_addr, phys, size, 0, fmt, args);
+	va_end(args);
 }
 
 static u64 edgedma_device_phys(struct device *dev, u64 dma_addr);
 
-/* Does the device of this map call work on a copy of the buffer at @phys? */
-static bool edgedma_is_bounced(const struct edgedma_ctx *ctx, u64 phys)
+/*
+ * Does the device work on a copy of the buffer at @phys, which it reaches
+ * at @dma_addr (0: unknown)? Map calls only: a bounced buffer is never
+ * touched by the device or by cache maintenance.
+ */
+static bool edgedma_is_bounced(const struct edgedma_ctx *ctx, u64 dma_addr, u64 phys)
 {
 	const struct edgedma_call *c = ctx->call;
 	u64 dev_phys;
 
-	if (c->kind != EDGEDMA_CALL_MAP_PAGE || c->phys != phys)
+	if ((c->kind != EDGEDMA_CALL_MAP_PAGE && c->kind != EDGEDMA_CALL_MAP_SG) ||
+	    !dma_addr)
 		return false;
-	dev_phys = edgedma_device_phys(c->dev, c->dma_addr);
+	dev_phys = edgedma_device_phys(c->dev, dma_addr);
 	return dev_phys != EDGEDMA_NO_PHYS && dev_phys != phys;
 }
 
@@ -150,8 +180,9 @@ static bool edgedma_phys_in_task_stack(u64 phys, u64 size)
 	return phys < i + THREAD_SIZE && phys + size > i;
 }
 
-static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 phys,
-				 u64 size, const void *cpu_addr)
+/* The buffer at @phys, which the device reaches at @dma_addr (0: unknown). */
+static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
+				 u64 phys, u64 size, const void *cpu_addr)
 {
 	u32 line = cache_line_size();
 	unsigned long lookup;
@@ -160,30 +191,25 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 phys,
 		return;
 
 	if (edgedma_phys_in_task_stack(phys, size))
-		edgedma_found(ctx, EDGEDMA_FINDING_STACK_BUFFER, ctx->call->dma_addr,
-			      size, 0,
+		edgedma_found_buffer(ctx, EDGEDMA_FINDING_STACK_BUFFER, dma_addr, phys, size,
 			      "buffer at phys %#llx is on the stack of %s[%d]; stack memory may be moved, freed or vmapped: DMA only to kmalloc'd or page-allocated memory",
 			      phys, current->comm, task_pid_nr(current));
 	else if (cpu_addr && is_vmalloc_addr(cpu_addr))
-		edgedma_found(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER,
-			      ctx->call->dma_addr, size, 0,
+		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
 			      "buffer at %px (phys %#llx) is vmalloc memory; the DMA API keeps only the linear map coherent: flush/invalidate_kernel_vmap_range() around the transfer",
 			      cpu_addr, phys);
 	else if (pfn_valid(PHYS_PFN(phys)) &&
 		 (lookup = edgedma_vmalloc_page_seen(pfn_to_page(PHYS_PFN(phys)))))
-		edgedma_found(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER,
-			      ctx->call->dma_addr, size, 0,
+		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
 			      "buffer at phys %#llx is vmalloc memory (vmalloc_to_page() in %pS); the DMA API keeps only the linear map coherent: flush/invalidate_kernel_vmap_range() needed",
 			      phys, (void *)lookup);
 	else if (!pfn_valid(PHYS_PFN(phys)))
-		edgedma_found(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER,
-			      ctx->call->dma_addr, size, 0,
+		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
 			      "page at phys %#llx is not RAM the kernel manages: was it made with virt_to_page() of a vmalloc or stack address?",
 			      phys);
 
 	if (edgedma_phys_in_kernel_rodata(phys, size))
-		edgedma_found(ctx, EDGEDMA_FINDING_RODATA_BUFFER, ctx->call->dma_addr,
-			      size, 0,
+		edgedma_found_buffer(ctx, EDGEDMA_FINDING_RODATA_BUFFER, dma_addr, phys, size,
 			      "buffer at phys %#llx is kernel text or read-only data; a device must never write there, and it is not a DMA buffer",
 			      phys);
 
@@ -198,9 +224,8 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 phys,
 	 */
 	if (!ctx->policy.coherent && line > 1 && ctx->call->dir != DMA_TO_DEVICE &&
 	    ((phys & (line - 1)) || ((phys + size) & (line - 1))) &&
-	    !edgedma_is_bounced(ctx, phys))
-		edgedma_found(ctx, EDGEDMA_FINDING_CACHELINE_SHARED,
-			      ctx->call->dma_addr, size, 0,
+	    !edgedma_is_bounced(ctx, dma_addr, phys))
+		edgedma_found_buffer(ctx, EDGEDMA_FINDING_CACHELINE_SHARED, dma_addr, phys, size,
 			      "%s device, %s buffer at phys %#llx +%llu %s a %u-byte cache line shared with other data: the invalidate for the DMA can discard CPU writes to it",
 			      ctx->policy.coherent_overridden ? "treated as non-coherent" : "non-coherent",
 			      edgedma_dir_name(ctx->call->dir), phys, size,
@@ -300,7 +325,7 @@ static void edgedma_on_map(const struct edgedma_ctx *ctx)
 	/* Coherent memory and device registers are not buffers to judge. */
 	if (c->kind != EDGEDMA_CALL_ALLOC_COHERENT &&
 	    c->kind != EDGEDMA_CALL_MAP_RESOURCE)
-		edgedma_check_memory(ctx, c->phys, c->size, c->cpu_addr);
+		edgedma_check_memory(ctx, c->dma_addr, c->phys, c->size, c->cpu_addr);
 	edgedma_check_segment(ctx, c->dma_addr, c->size,
 			      c->kind == EDGEDMA_CALL_MAP_RESOURCE ? EDGEDMA_NO_PHYS : c->phys,
 			      false);
@@ -314,8 +339,10 @@ static void edgedma_on_map_sg(const struct edgedma_ctx *ctx)
 	struct scatterlist *sg;
 	int i;
 
+	/* Entry i is DMA segment i unless an IOMMU merged the list. */
 	for_each_sg(c->sgl, sg, c->nents, i)
-		edgedma_check_memory(ctx, sg_phys(sg), sg->length, NULL);
+		edgedma_check_memory(ctx, one_to_one ? sg_dma_address(sg) : 0,
+				     sg_phys(sg), sg->length, NULL);
 	for_each_sg(c->sgl, sg, c->mapped_nents, i) {
 		u64 phys = one_to_one ? sg_phys(sg) : EDGEDMA_NO_PHYS;
 

@@ -1323,6 +1323,31 @@ static int edu_mode_cacheline_shared(struct edu_test *t)
 	return 0;
 }
 
+/* cacheline-shared through dma_map_sg: one entry, the same buffer. */
+static int edu_mode_cacheline_shared_sg(struct edu_test *t)
+{
+	struct scatterlist sg;
+	struct edu_shared *s;
+	int nents;
+
+	s = edu_buf_alloc(t, sizeof(*s));
+	if (IS_ERR(s))
+		return PTR_ERR(s);
+	sg_init_one(&sg, s->buf, sizeof(s->buf));
+	nents = dma_map_sg(t->dev, &sg, 1, DMA_FROM_DEVICE);
+	edu_rec_sg(t, "map api=sg", &sg, 1, nents, DMA_FROM_DEVICE);
+	if (!nents) {
+		kfree(s);
+		return -EIO;
+	}
+	WRITE_ONCE(s->status, 0x600d);
+	edu_rec(t, "cpu wrote status while buf is mapped");
+	dma_unmap_sg(t->dev, &sg, 1, DMA_FROM_DEVICE);
+	edu_rec(t, "unmap api=sg dir=from-device nents=1");
+	kfree(s);
+	return 0;
+}
+
 /* ---- modes: memory that must not be mapped --------------------------- */
 
 static noinline int edu_mode_stack_buffer(struct edu_test *t)
@@ -1965,6 +1990,7 @@ static const struct edu_mode edu_modes[] = {
 	{ "addr-misaligned", edu_mode_addr_misaligned, EDU_ANY },
 	{ "len-misaligned", edu_mode_len_misaligned, EDU_ANY },
 	{ "cacheline-shared", edu_mode_cacheline_shared, EDU_ANY },
+	{ "cacheline-shared-sg", edu_mode_cacheline_shared_sg, EDU_ANY },
 	{ "stack-buffer", edu_mode_stack_buffer, EDU_ANY },
 	{ "vmalloc-buffer", edu_mode_vmalloc_buffer, EDU_ANY },
 	{ "vmalloc-reused", edu_mode_vmalloc_reused, EDU_ANY },

@@ -292,6 +292,8 @@ struct finding {
 	__u64 dma_addr;
 	__u64 size;
 	__u64 caller;
+	__u64 cpu_phys;
+	bool have_cpu_phys;
 	__u32 kind;
 	__u32 call;
 	__u32 dir;
@@ -420,6 +422,7 @@ static int finding_reply_fn(const struct nlmsghdr *nlh, void *arg)
 	nl_attr_u32(tb[EDGEDMA_A_FINDING_DIR], &f->dir);
 	nl_attr_u64(tb[EDGEDMA_A_FINDING_DMA_ADDR], &f->dma_addr);
 	nl_attr_u64(tb[EDGEDMA_A_FINDING_SIZE], &f->size);
+	f->have_cpu_phys = nl_attr_u64(tb[EDGEDMA_A_FINDING_CPU_PHYS], &f->cpu_phys);
 	copy_str(tb[EDGEDMA_A_FINDING_DEVICE], f->device, sizeof(f->device),
 		 &f->have_device);
 	copy_str(tb[EDGEDMA_A_FINDING_DRIVER], f->driver, sizeof(f->driver),
@@ -983,6 +986,19 @@ static void check_mode(struct __test_metadata *_metadata,
 		EXPECT_TRUE(f->have_caller && f->caller)
 			TH_LOG("finding %llu has no caller",
 			       (unsigned long long)f->seq);
+		/* Every finding carries the addresses its sentence names. */
+		if (strstr(f->detail, "phys 0x")) {
+			unsigned long long named =
+				strtoull(strstr(f->detail, "phys 0x") + 5, NULL, 16);
+			bool carried = f->have_cpu_phys && f->cpu_phys == named;
+
+			ok &= carried;
+			EXPECT_TRUE(carried)
+				TH_LOG("finding %llu names phys %#llx but carries %s%#llx",
+				       (unsigned long long)f->seq, named,
+				       f->have_cpu_phys ? "" : "no CPU_PHYS, not ",
+				       (unsigned long long)f->cpu_phys);
+		}
 		/*
 		 * The driver made every call: a caller elsewhere is a frame
 		 * of the DMA API or of the hook (tracepoint mode reads it off
@@ -1027,6 +1043,10 @@ MODE_TEST(addr_misaligned, .mode = "addr-misaligned",
 MODE_TEST(len_misaligned, .mode = "len-misaligned",
 	  .expect = EDGEDMA_FINDING_LEN_MISALIGNED, .len_align = 64)
 MODE_TEST(cacheline_shared, .mode = "cacheline-shared",
+	  .expect = EDGEDMA_FINDING_CACHELINE_SHARED,
+	  .coherency = COHERENCY_NONCOHERENT_IF_COHERENT)
+/* The same through dma_map_sg: the finding names the entry's addresses. */
+MODE_TEST(cacheline_shared_sg, .mode = "cacheline-shared-sg",
 	  .expect = EDGEDMA_FINDING_CACHELINE_SHARED,
 	  .coherency = COHERENCY_NONCOHERENT_IF_COHERENT)
 MODE_TEST(stack_buffer, .mode = "stack-buffer",
