@@ -16,21 +16,10 @@ constexpr std::string_view context = "FINDING notification";
 
 std::string decode_error(detail::AttributeStream attributes)
 {
-	try {
-		decode_finding(attributes, context);
-		ADD_FAILURE() << "decoded without error";
-	} catch (const Error &error) {
-		EXPECT_EQ(error.context(), context);
-		return error.message();
-	}
-	return {};
+	return error_message_of([&] { decode_finding(attributes, context); }, context);
 }
 
-struct NamedAttribute {
-	int type;
-	const char *name;
-};
-#define NAMED(type) NamedAttribute{type, #type}
+#define NAMED(type) EDGEDMA_NAMED_ATTRIBUTE(type)
 constexpr std::array required_attributes{
 	NAMED(EDGEDMA_A_FINDING_SEQ),      NAMED(EDGEDMA_A_FINDING_TIME_NS),
 	NAMED(EDGEDMA_A_FINDING_KIND),     NAMED(EDGEDMA_A_FINDING_CALL),

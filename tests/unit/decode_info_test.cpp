@@ -23,11 +23,7 @@ const Info sample_info{
 	.hook_mode = EDGEDMA_HOOK_MODE_KPROBE,
 };
 
-struct NamedAttribute {
-	int type;
-	const char *name;
-};
-#define NAMED(type) NamedAttribute{type, #type}
+#define NAMED(type) EDGEDMA_NAMED_ATTRIBUTE(type)
 constexpr std::array info_attributes{
 	NAMED(EDGEDMA_A_INFO_MODULE_VERSION), NAMED(EDGEDMA_A_INFO_KERNEL_RELEASE),
 	NAMED(EDGEDMA_A_INFO_ARCH),           NAMED(EDGEDMA_A_INFO_RECORD_FORMAT),

@@ -15,21 +15,10 @@ constexpr std::string_view context = "MAPPINGS_GET reply";
 
 std::string decode_error(detail::AttributeStream attributes)
 {
-	try {
-		decode_mapping(attributes, context);
-		ADD_FAILURE() << "decoded without error";
-	} catch (const Error &error) {
-		EXPECT_EQ(error.context(), context);
-		return error.message();
-	}
-	return {};
+	return error_message_of([&] { decode_mapping(attributes, context); }, context);
 }
 
-struct NamedAttribute {
-	int type;
-	const char *name;
-};
-#define NAMED(type) NamedAttribute{type, #type}
+#define NAMED(type) EDGEDMA_NAMED_ATTRIBUTE(type)
 constexpr std::array required_attributes{
 	NAMED(EDGEDMA_A_MAPPING_DEVICE), NAMED(EDGEDMA_A_MAPPING_DRIVER),
 	NAMED(EDGEDMA_A_MAPPING_CALL),   NAMED(EDGEDMA_A_MAPPING_DMA_ADDR),

@@ -13,14 +13,7 @@ constexpr std::string_view context = "POLICY_GET reply";
 
 std::string decode_error(detail::AttributeStream attributes)
 {
-	try {
-		decode_policy(attributes, context);
-		ADD_FAILURE() << "decoded without error";
-	} catch (const Error &error) {
-		EXPECT_EQ(error.context(), context);
-		return error.message();
-	}
-	return {};
+	return error_message_of([&] { decode_policy(attributes, context); }, context);
 }
 
 TEST(DecodePolicy, RoundTripsTheEffectivePolicyOfADevice)

@@ -103,6 +103,29 @@ private:
 	detail::MessageHandle message_;
 };
 
+// The message of the Error that @decode (a callable that decodes something)
+// throws, after checking its context; a failure of the test when it throws
+// nothing.
+template <typename Decode>
+std::string error_message_of(Decode &&decode, std::string_view context)
+{
+	try {
+		decode();
+		ADD_FAILURE() << "decoded without error";
+	} catch (const Error &error) {
+		EXPECT_EQ(error.context(), context);
+		return error.message();
+	}
+	return {};
+}
+
+// An attribute type with its name, for tests that name what is missing.
+struct NamedAttribute {
+	int type;
+	const char *name;
+};
+#define EDGEDMA_NAMED_ATTRIBUTE(type) ::edgedma::test::NamedAttribute{type, #type}
+
 inline ::testing::AssertionResult contains(std::string_view text, std::string_view part)
 {
 	if (text.find(part) != std::string_view::npos)
