@@ -196,8 +196,8 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 			      phys, current->comm, task_pid_nr(current));
 	else if (cpu_addr && is_vmalloc_addr(cpu_addr))
 		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
-			      "buffer at %px (phys %#llx) is vmalloc memory; the DMA API keeps only the linear map coherent: flush/invalidate_kernel_vmap_range() around the transfer",
-			      cpu_addr, phys);
+			      "buffer at phys %#llx is vmalloc memory (mapped through its vmalloc address); the DMA API keeps only the linear map coherent: flush/invalidate_kernel_vmap_range() around the transfer",
+			      phys);
 	else if (pfn_valid(PHYS_PFN(phys)) &&
 		 (lookup = edgedma_vmalloc_page_seen(pfn_to_page(PHYS_PFN(phys)))))
 		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
