@@ -26,6 +26,7 @@
 #include "checks.h"
 #include "devices.h"
 #include "edgedma.h"
+#include "finding_sites.h"
 #include "findings.h"
 #include "map_events.h"
 #include "maptrack.h"
@@ -100,8 +101,11 @@ edgedma_vfound(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 phys,
 
 	if (!edgedma_check_on(ctx, kind))
 		return;
-	edgedma_devrec_names(ctx->rec, f.device, f.driver);
 	edgedma_devrec_count(ctx->rec, EDGEDMA_DEV_FINDINGS, 1);
+	/* A repeat is counted at its site and costs nothing more. */
+	if (!edgedma_site_occurs(ctx->rec, kind, c->caller, &f.site))
+		return;
+	edgedma_devrec_names(ctx->rec, f.device, f.driver);
 	vsnprintf(f.detail, sizeof(f.detail), fmt, args);
 	edgedma_finding_report(&f);
 }

@@ -26,6 +26,7 @@
 #include "checks.h"
 #include "compat.h"
 #include "edgedma.h"
+#include "finding_sites.h"
 #include "findings.h"
 #include "netlink.h"
 
@@ -192,7 +193,7 @@ static void edgedma_send_work_fn(struct work_struct *work)
 
 size_t edgedma_findings_memory(void)
 {
-	return findings_log_size * sizeof(*edgedma_log);
+	return findings_log_size * sizeof(*edgedma_log) + edgedma_sites_memory();
 }
 
 int __init edgedma_findings_init(void)
@@ -201,10 +202,15 @@ int __init edgedma_findings_init(void)
 
 	if (err)
 		return err;
+	err = edgedma_sites_init();
+	if (err)
+		return err;
 	edgedma_log = kvcalloc(findings_log_size, sizeof(*edgedma_log),
 			       GFP_KERNEL);
-	if (!edgedma_log)
+	if (!edgedma_log) {
+		edgedma_sites_exit();
 		return -ENOMEM;
+	}
 	init_irq_work(&edgedma_kick, edgedma_kick_fn);
 	return 0;
 }
@@ -215,4 +221,5 @@ void edgedma_findings_exit(void)
 	irq_work_sync(&edgedma_kick);
 	cancel_work_sync(&edgedma_send_work);
 	kvfree(edgedma_log);
+	edgedma_sites_exit();
 }

@@ -22,6 +22,7 @@ struct edgedma_finding {
 	u32 kind;		/* enum edgedma_finding_kind */
 	u32 call;		/* enum edgedma_call_kind */
 	u32 dir;
+	u32 site;		/* finding_sites.h: where its repeats are counted */
 	char device[EDGEDMA_NAME_LEN];
 	char driver[EDGEDMA_NAME_LEN];
 	char detail[EDGEDMA_DETAIL_LEN];

@@ -20,6 +20,7 @@
 #include "checks.h"
 #include "devices.h"
 #include "edgedma.h"
+#include "finding_sites.h"
 #include "findings.h"
 #include "leaks.h"
 #include "maptrack.h"
@@ -85,8 +86,10 @@ static void edgedma_leak_report(const struct edgedma_mapping *m)
 		key->unseen++;
 		return;
 	}
-	edgedma_devrec_names(m->devrec, f.device, f.driver);
 	edgedma_devrec_count(m->devrec, EDGEDMA_DEV_FINDINGS, 1);
+	if (!edgedma_site_occurs(m->devrec, f.kind, m->caller, &f.site))
+		return;
+	edgedma_devrec_names(m->devrec, f.device, f.driver);
 	n = snprintf(f.detail, sizeof(f.detail),
 		     "%s of %llu bytes at %#llx made by %pS is still live when %s",
 		     edgedma_call_name(m->kind), m->size, m->dma_addr,
@@ -171,6 +174,7 @@ static int edgedma_module_event(struct notifier_block *nb, unsigned long action,
 		return NOTIFY_DONE;
 	snprintf(why, sizeof(why), "module %s unloads", mod->name);
 	edgedma_leaks_drain(&key);
+	edgedma_sites_retire_module(mod);
 	return NOTIFY_DONE;
 }
 

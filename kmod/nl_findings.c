@@ -5,11 +5,15 @@
 #include <uapi/linux/edgedma.h>
 
 #include "edgedma.h"
+#include "finding_sites.h"
 #include "findings.h"
 #include "netlink.h"
 
 static int edgedma_nl_put_finding(struct sk_buff *msg, const struct edgedma_finding *f)
 {
+	u64 occurrences, last_ns;
+	bool counted = edgedma_site_counts(f->site, &occurrences, &last_ns);
+
 #define PUT64(attr, value) \
 	edgedma_put_u64(msg, EDGEDMA_A_FINDING_##attr, value, EDGEDMA_A_FINDING_PAD)
 	if (PUT64(SEQ, f->seq) ||
@@ -28,7 +32,9 @@ static int edgedma_nl_put_finding(struct sk_buff *msg, const struct edgedma_find
 	    (f->caller_name[0] &&
 	     nla_put_string(msg, EDGEDMA_A_FINDING_CALLER_NAME, f->caller_name)) ||
 	    (f->map_caller_name[0] &&
-	     nla_put_string(msg, EDGEDMA_A_FINDING_MAP_CALLER_NAME, f->map_caller_name)))
+	     nla_put_string(msg, EDGEDMA_A_FINDING_MAP_CALLER_NAME, f->map_caller_name)) ||
+	    (counted && (PUT64(OCCURRENCES, occurrences) ||
+			 PUT64(LAST_TIME_NS, last_ns))))
 		return -EMSGSIZE;
 #undef PUT64
 	return 0;

@@ -9,6 +9,7 @@
 #include "checks.h"
 #include "devices.h"
 #include "edgedma.h"
+#include "finding_sites.h"
 #include "findings.h"
 #include "map_events.h"
 #include "maptrack.h"
@@ -79,7 +80,10 @@ int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    PUT(MEMORY, edgedma_memory_held()) ||
 	    PUT(TRANSLATIONS_SKIPPED, edgedma_checks_translations_skipped()) ||
 	    PUT(IRQSOFF_MAX_NS, edgedma_checks_irqsoff_max_ns()) ||
-	    PUT(SYNC_SKIPS_CLEARED, edgedma_sync_visible_cleared()))
+	    PUT(SYNC_SKIPS_CLEARED, edgedma_sync_visible_cleared()) ||
+	    PUT(FINDINGS_FOLDED, edgedma_sites_folded()) ||
+	    PUT(FINDING_SITES, edgedma_sites_used()) ||
+	    PUT(FINDING_SITES_FULL, edgedma_sites_full()))
 		return edgedma_nl_reply_overflow(msg, info);
 #undef PUT
 

@@ -18,7 +18,7 @@
  *     transfer_result  the bytes the last "transfer" mode read back.
  * The same records go to the kernel log. Module parameters: dma_bits,
  * modes (run at probe), allow_unsafe, misalign_offset,
- * misalign_len, xfer_seed, xfer_rounds.
+ * misalign_len, xfer_seed, xfer_rounds, storm_calls, storm_sites.
  *
  * Paths. "iommu": the device sits in a translating DMA domain (intel-iommu on
  * x86_64, SMMUv3 on arm64); "direct": no IOMMU (edgedma-vm --no-iommu) or an
@@ -117,6 +117,11 @@
  *                                  unbind, rebind or unload; behind an IOMMU
  *                                  the stale IOVA keeps pointing at the freed
  *                                  page (one page per leak, same boot).
+ *   storm            quiet  quiet  storm_calls map+unmap pairs of a buffer at
+ *                                  misalign_offset, to-device, from
+ *                                  storm_sites functions in turn: with a
+ *                                  64-byte alignment policy, one
+ *                                  addr-misaligned finding per call
  *   transfer         quiet  quiet  xfer_rounds round trips (single, coherent,
  *                                  pages), deterministic pattern; checksum and
  *                                  transfer_result are the same on every
@@ -166,6 +171,7 @@
 #include <linux/iommu.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
+#include <linux/ktime.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -227,6 +233,14 @@ MODULE_PARM_DESC(xfer_seed, "seed of the transfer mode's pattern");
 static uint xfer_rounds = 8;
 module_param(xfer_rounds, uint, 0644);
 MODULE_PARM_DESC(xfer_rounds, "round trips of the transfer mode (1-64)");
+
+static uint storm_calls = 100000;
+module_param(storm_calls, uint, 0644);
+MODULE_PARM_DESC(storm_calls, "storm: map+unmap pairs, split over storm_sites (default 100000; 1-10000000)");
+
+static uint storm_sites = 1;
+module_param(storm_sites, uint, 0644);
+MODULE_PARM_DESC(storm_sites, "storm: distinct call sites the pairs are made from (default 1; 1-16)");
 
 static struct dentry *edu_debugfs_root;
 
@@ -1830,6 +1844,71 @@ static int edu_mode_sync_after_set_mask(struct edu_test *t)
 	return ret;
 }
 
+/*
+ * A finding storm: storm_calls map+unmap pairs of one misaligned buffer
+ * (to-device, at misalign_offset in it), spread round-robin over
+ * storm_sites call sites, each its own function so that each has its own
+ * return address. With a 64-byte address-alignment policy every map is an
+ * addr-misaligned finding; edgedma must log one per site and count the rest.
+ * Not recorded call by call: the record would hold a few hundred of them.
+ */
+#define EDU_STORM_MAX_SITES	16
+#define EDU_STORM_LEN		128
+
+typedef int (*edu_storm_fn)(struct device *dev, void *cpu);
+
+/* The lengths differ so that no two sites are folded into one function. */
+#define EDU_STORM_SITE(n)						\
+static noinline int edu_storm_site_##n(struct device *dev, void *cpu)	\
+{									\
+	dma_addr_t dma = dma_map_single(dev, cpu, EDU_STORM_LEN - (n),	\
+					DMA_TO_DEVICE);			\
+									\
+	if (dma_mapping_error(dev, dma))				\
+		return -EIO;						\
+	dma_unmap_single(dev, dma, EDU_STORM_LEN - (n), DMA_TO_DEVICE);	\
+	return 0;							\
+}
+
+EDU_STORM_SITE(0) EDU_STORM_SITE(1) EDU_STORM_SITE(2) EDU_STORM_SITE(3)
+EDU_STORM_SITE(4) EDU_STORM_SITE(5) EDU_STORM_SITE(6) EDU_STORM_SITE(7)
+EDU_STORM_SITE(8) EDU_STORM_SITE(9) EDU_STORM_SITE(10) EDU_STORM_SITE(11)
+EDU_STORM_SITE(12) EDU_STORM_SITE(13) EDU_STORM_SITE(14) EDU_STORM_SITE(15)
+
+static const edu_storm_fn edu_storm_sites[EDU_STORM_MAX_SITES] = {
+	edu_storm_site_0, edu_storm_site_1, edu_storm_site_2, edu_storm_site_3,
+	edu_storm_site_4, edu_storm_site_5, edu_storm_site_6, edu_storm_site_7,
+	edu_storm_site_8, edu_storm_site_9, edu_storm_site_10, edu_storm_site_11,
+	edu_storm_site_12, edu_storm_site_13, edu_storm_site_14, edu_storm_site_15,
+};
+
+static int edu_mode_storm(struct edu_test *t)
+{
+	unsigned int calls = READ_ONCE(storm_calls), sites = READ_ONCE(storm_sites);
+	size_t off = misalign_offset;
+	unsigned int i;
+	u64 start;
+	void *buf;
+	int ret = 0;
+
+	if (!calls || calls > 10000000 || !sites || sites > EDU_STORM_MAX_SITES ||
+	    !off || off >= PAGE_SIZE)
+		return -EINVAL;
+	buf = edu_buf_alloc(t, off + EDU_STORM_LEN);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	start = ktime_get_ns();
+	for (i = 0; i < calls && !ret; i++) {
+		ret = edu_storm_sites[i % sites](t->dev, buf + off);
+		if (!(i % 1024))
+			cond_resched();
+	}
+	edu_rec(t, "storm calls=%u sites=%u offset=%zu done=%u ns=%llu", calls,
+		sites, off, i, ktime_get_ns() - start);
+	kfree(buf);
+	return ret;
+}
+
 static int edu_mode_leak(struct edu_test *t)
 {
 	struct edu_leak *leak;
@@ -2012,6 +2091,7 @@ static const struct edu_mode edu_modes[] = {
 	{ "sync-mismatch", edu_mode_sync_mismatch, EDU_ANY },
 	{ "sync-after-set-mask", edu_mode_sync_after_set_mask, EDU_ANY },
 	{ "leak", edu_mode_leak, EDU_ANY },
+	{ "storm", edu_mode_storm, EDU_ANY },
 	{ "transfer", edu_mode_transfer, EDU_ANY | EDU_WITH_LOOP },
 	{ "loop", edu_mode_loop, EDU_ANY | EDU_WITH_LOOP },
 	{ "loop-stop", edu_mode_loop_stop, EDU_ANY | EDU_WITH_LOOP },

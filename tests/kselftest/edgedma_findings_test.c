@@ -289,6 +289,9 @@ static int edgedma_reload(const char *params, char *why, size_t n)
 
 struct finding {
 	__u64 seq;
+	__u64 time_ns;
+	__u64 occurrences, last_time_ns;	/* of its site; 0 if absent */
+	bool have_occurrences;
 	__u64 dma_addr;
 	__u64 size;
 	__u64 caller;
@@ -322,6 +325,8 @@ struct edgedma_reply {
 	bool have_hook_mode;
 	__u64 last_seq;			/* GET_STATS */
 	bool have_last_seq;
+	__u64 folded, sites, sites_full;
+	bool have_folding;		/* the three above */
 	__u32 dev_coherent, coherency;	/* POLICY_GET */
 	bool have_dev_coherent;
 	char bad[160];
@@ -371,6 +376,10 @@ static int stats_reply_fn(const struct nlmsghdr *nlh, void *arg)
 				 "GET_STATS reply does not parse");
 	r->have_last_seq = nl_attr_u64(tb[EDGEDMA_A_STATS_FINDINGS],
 				       &r->last_seq);
+	r->have_folding = nl_attr_u64(tb[EDGEDMA_A_STATS_FINDINGS_FOLDED], &r->folded) &&
+			  nl_attr_u64(tb[EDGEDMA_A_STATS_FINDING_SITES], &r->sites) &&
+			  nl_attr_u64(tb[EDGEDMA_A_STATS_FINDING_SITES_FULL],
+				      &r->sites_full);
 	return 0;
 }
 
@@ -416,6 +425,10 @@ static int finding_reply_fn(const struct nlmsghdr *nlh, void *arg)
 	f = d->n < MAX_FINDINGS ? &d->f[d->n++] : &scratch;
 	memset(f, 0, sizeof(*f));
 	f->have_seq = nl_attr_u64(tb[EDGEDMA_A_FINDING_SEQ], &f->seq);
+	nl_attr_u64(tb[EDGEDMA_A_FINDING_TIME_NS], &f->time_ns);
+	f->have_occurrences =
+		nl_attr_u64(tb[EDGEDMA_A_FINDING_OCCURRENCES], &f->occurrences) &&
+		nl_attr_u64(tb[EDGEDMA_A_FINDING_LAST_TIME_NS], &f->last_time_ns);
 	f->have_kind = nl_attr_u32(tb[EDGEDMA_A_FINDING_KIND], &f->kind);
 	f->have_caller = nl_attr_u64(tb[EDGEDMA_A_FINDING_CALLER], &f->caller);
 	nl_attr_u32(tb[EDGEDMA_A_FINDING_CALL], &f->call);
@@ -443,6 +456,7 @@ FIXTURE(findings) {
 	__u16 family;
 	bool policy_set;	/* a device rule of ours to delete */
 	bool unbound;		/* the edu device to bind again */
+	bool fold_off;		/* fold_findings to turn on again */
 	char buf[512];		/* for nl_answer_str() */
 };
 
@@ -512,6 +526,19 @@ static __u64 last_seq(struct __test_metadata *_metadata,
 	EXPECT_TRUE(r.have_last_seq)
 		TH_LOG("GET_STATS: no EDGEDMA_A_STATS_FINDINGS u64");
 	return r.last_seq;
+}
+
+static void get_stats(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(findings) *self, struct edgedma_reply *r)
+{
+	struct nl_msg m;
+
+	memset(r, 0, sizeof(*r));
+	r->family = self->family;
+	genl_msg_init(&m, self->family, 0, EDGEDMA_CMD_GET_STATS, 1);
+	transact_ok(_metadata, self, &m, stats_reply_fn, r, r->bad, "GET_STATS");
+	ASSERT_TRUE(r->have_last_seq && r->have_folding)
+		TH_LOG("GET_STATS: no FINDINGS, FINDINGS_FOLDED, FINDING_SITES or FINDING_SITES_FULL u64");
 }
 
 /* Delete a rule; returns the kernel's answer (-ENOENT: there was none). */
@@ -734,6 +761,8 @@ FIXTURE_TEARDOWN(findings)
 
 	if (self->policy_set && self->family)
 		policy_del(_metadata, self, EDGEDMA_A_POLICY_DEVICE, edu_dev);
+	if (self->fold_off)
+		write_file(EDGEDMA_PARAMS "/fold_findings", "Y");
 	if (self->unbound) {
 		err = write_file(EDU_PCI_DRIVER "/bind", edu_dev);
 		if (err)
@@ -1082,6 +1111,149 @@ MODE_TEST(sync_after_set_mask, .mode = "sync-after-set-mask",
 	  .expect = EDGEDMA_FINDING_SYNC_MISMATCH)
 MODE_TEST(leak, .mode = "leak", .expect = EDGEDMA_FINDING_LEAK,
 	  .unbind = true)
+
+/* ---- finding storms ------------------------------------------------------- */
+
+struct storm_case {
+	unsigned int calls, sites;
+	bool fold;		/* fold_findings */
+};
+
+/* Runs the driver's storm mode under a 64-byte address-alignment policy. */
+static void run_storm(struct __test_metadata *_metadata,
+		      FIXTURE_DATA(findings) *self, const struct storm_case *c)
+{
+	struct policy pol = { .addr_align = 64 };
+	char path[PATH_MAX], num[32];
+	int err;
+
+	snprintf(num, sizeof(num), "%u", c->calls);
+	ASSERT_EQ(0, write_file(EDU_SYSFS "/parameters/storm_calls", num));
+	snprintf(num, sizeof(num), "%u", c->sites);
+	ASSERT_EQ(0, write_file(EDU_SYSFS "/parameters/storm_sites", num));
+	if (!c->fold) {
+		self->fold_off = true;
+		ASSERT_EQ(0, write_file(EDGEDMA_PARAMS "/fold_findings", "N"));
+	}
+	policy_set(_metadata, self, &pol);
+	edu_path(path, sizeof(path), "run");
+	err = write_file(path, "storm");
+	if (err)
+		log_record(_metadata);
+	ASSERT_EQ(0, err)
+		TH_LOG("writing \"storm\" to %s: %s", path, strerror(-err));
+	EXPECT_EQ(0, policy_del(_metadata, self, EDGEDMA_A_POLICY_DEVICE, edu_dev));
+	self->policy_set = false;
+	if (!c->fold) {
+		EXPECT_EQ(0, write_file(EDGEDMA_PARAMS "/fold_findings", "Y"));
+		self->fold_off = false;
+	}
+	log_record(_metadata);
+}
+
+/*
+ * Every call of the storm is an addr-misaligned finding. Folded: exactly
+ * one log entry per call site, counting exactly its calls, and the stats
+ * count every other one as folded. Unfolded: one entry per call.
+ */
+static void check_storm(struct __test_metadata *_metadata,
+			FIXTURE_DATA(findings) *self, const struct storm_case *c)
+{
+	static struct findings_dump d;
+	struct edgedma_reply before, after;
+	unsigned long long occurrences = 0;
+	unsigned int i, j, entries = 0;
+	char where[64], params[1200], why[600];
+
+	if (_metadata->skip)
+		return;
+	if (!knob_allows("EDGEDMA_FINDINGS_MODES", "storm"))
+		SKIP(return, "%s: not in EDGEDMA_FINDINGS_MODES=%s",
+		     _metadata->name, getenv("EDGEDMA_FINDINGS_MODES"));
+	ASSERT_EQ(1, mode_runs_here("storm", where, sizeof(where)))
+		TH_LOG("%s has no storm mode that runs here (%s)", EDU_NAME, where);
+
+	/* A fresh edgedma: no site of the storm may be known already. */
+	edgedma_params_now(params, sizeof(params), NULL);
+	ASSERT_EQ(0, edgedma_reload(params, why, sizeof(why)))
+		TH_LOG("%s", why);
+	ASSERT_TRUE(resolve(_metadata, self));
+
+	get_stats(_metadata, self, &before);
+	run_storm(_metadata, self, c);
+	get_stats(_metadata, self, &after);
+	dump_findings(_metadata, self, before.last_seq + 1, &d);
+
+	TH_LOG("storm of %u calls from %u sites, fold %d: %u findings logged, folded %llu -> %llu, sites %llu -> %llu, sites full %llu -> %llu",
+	       c->calls, c->sites, c->fold, d.total,
+	       (unsigned long long)before.folded, (unsigned long long)after.folded,
+	       (unsigned long long)before.sites, (unsigned long long)after.sites,
+	       (unsigned long long)before.sites_full,
+	       (unsigned long long)after.sites_full);
+	EXPECT_EQ(after.last_seq - before.last_seq, (__u64)d.total)
+		TH_LOG("FINDINGS_GET returned %u of the %llu findings logged",
+		       d.total, (unsigned long long)(after.last_seq - before.last_seq));
+	EXPECT_EQ(before.sites_full, after.sites_full)
+		TH_LOG("occurrences went unfolded: the site table was full");
+
+	for (i = 0; i < d.n; i++) {
+		const struct finding *f = &d.f[i];
+
+		if (f->kind != EDGEDMA_FINDING_ADDR_MISALIGNED || strcmp(f->device, edu_dev))
+			continue;
+		entries++;
+		EXPECT_TRUE(f->have_occurrences)
+			TH_LOG("finding %llu carries no OCCURRENCES and LAST_TIME_NS",
+			       (unsigned long long)f->seq);
+		if (!c->fold)
+			continue;
+		if (i < 4 || f->occurrences != c->calls / c->sites)
+			log_finding(_metadata, f);
+		occurrences += f->occurrences;
+		EXPECT_EQ((__u64)(c->calls / c->sites), f->occurrences)
+			TH_LOG("site of finding %llu counted %llu calls, not %u",
+			       (unsigned long long)f->seq,
+			       (unsigned long long)f->occurrences, c->calls / c->sites);
+		EXPECT_LE(f->time_ns, f->last_time_ns)
+			TH_LOG("finding %llu: last time %llu before the first %llu",
+			       (unsigned long long)f->seq,
+			       (unsigned long long)f->last_time_ns,
+			       (unsigned long long)f->time_ns);
+		if (c->calls > c->sites)
+			EXPECT_LT(f->time_ns, f->last_time_ns);
+		for (j = 0; j < i; j++)
+			if (d.f[j].kind == f->kind)
+				EXPECT_NE(d.f[j].caller, f->caller)
+					TH_LOG("findings %llu and %llu: two log entries for caller %#llx",
+					       (unsigned long long)d.f[j].seq,
+					       (unsigned long long)f->seq,
+					       (unsigned long long)f->caller);
+	}
+	if (c->fold) {
+		EXPECT_EQ(c->sites, entries)
+			TH_LOG("%u addr-misaligned entries for %u call sites", entries, c->sites);
+		EXPECT_EQ((unsigned long long)c->calls, occurrences);
+		EXPECT_EQ((__u64)(c->calls - c->sites), after.folded - before.folded);
+		EXPECT_EQ((__u64)c->sites, after.sites - before.sites);
+	} else {
+		EXPECT_EQ(c->calls, entries)
+			TH_LOG("fold_findings=N: %u addr-misaligned entries for %u calls",
+			       entries, c->calls);
+		EXPECT_EQ(before.folded, after.folded);
+	}
+}
+
+#define STORM_TEST(test, ...) \
+	TEST_F_TIMEOUT(findings, test, TEST_TIMEOUT) \
+	{ \
+		static const struct storm_case c = { __VA_ARGS__ }; \
+		check_storm(_metadata, self, &c); \
+	}
+
+STORM_TEST(storm_one_site, .calls = 100000, .sites = 1, .fold = true)
+STORM_TEST(storm_ten_sites, .calls = 100000, .sites = 10, .fold = true)
+/* Asked for, every occurrence is logged (fewer than the default log holds). */
+STORM_TEST(storm_unfolded, .calls = 200, .sites = 2, .fold = false)
 
 /*
  * After every mode ran: the kernel log may be world-readable

@@ -233,6 +233,8 @@ static const struct {
 	{ "pool_size", "4294967295", "from 1 to 16777216" },
 	{ "history_size", "4294967295", "from 0 to 65536" },
 	{ "findings_log_size", "0", "from 1 to 1048576" },
+	{ "finding_sites", "63", "from 64 to 65536" },
+	{ "finding_sites", "65537", "from 64 to 65536" },
 	{ "map_event_buffer", "0", "from 16 to 1048576" },
 	{ "map_event_buffer", "4294967295", "from 16 to 1048576" },
 };

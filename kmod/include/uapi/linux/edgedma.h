@@ -66,6 +66,10 @@
  *             with the EDGEDMA_A_FINDING_* attributes. The log is bounded
  *             (findings_log_size); a reader that finds a gap between the seq
  *             it asked for and the first it got has lost the difference.
+ *   Repeats are folded where they happen: a finding whose site (device,
+ *   kind, caller) already has one in the log is not logged again, only
+ *   counted; OCCURRENCES and LAST_TIME_NS of the logged one say how often
+ *   and when last (module parameter fold_findings=0 logs every occurrence).
  *
  * EDGEDMA_CMD_FINDING (notification on the "events" multicast group)
  *   One finding, as in FINDINGS_GET, sent as soon as the module can after
@@ -235,6 +239,11 @@ enum {
 	EDGEDMA_A_STATS_SYNC_SKIPS_CLEARED, /* times the DMA core's sync skipping
 					 * of a watched device was turned off
 					 * (6.11+: dev->dma_skip_sync) */
+	EDGEDMA_A_STATS_FINDINGS_FOLDED, /* occurrences counted into the logged
+					 * finding of their site, not logged */
+	EDGEDMA_A_STATS_FINDING_SITES,	/* sites (device, kind, caller) seen */
+	EDGEDMA_A_STATS_FINDING_SITES_FULL, /* occurrences logged unfolded: no
+					 * room for their site (finding_sites) */
 
 	__EDGEDMA_A_STATS_MAX,
 	EDGEDMA_A_STATS_MAX = (__EDGEDMA_A_STATS_MAX - 1)
@@ -259,6 +268,11 @@ enum {
 					 * kernel named CALLER when the finding
 					 * was made; absent if no symbol covers it */
 	EDGEDMA_A_FINDING_MAP_CALLER_NAME, /* string, MAP_CALLER named the same way */
+	EDGEDMA_A_FINDING_OCCURRENCES,	/* u64, times this finding's site (device,
+					 * kind, caller) was found so far, this
+					 * one included; absent: not counted */
+	EDGEDMA_A_FINDING_LAST_TIME_NS,	/* u64, ktime_get_ns() of the latest of
+					 * those; with OCCURRENCES */
 
 	__EDGEDMA_A_FINDING_MAX,
 	EDGEDMA_A_FINDING_MAX = (__EDGEDMA_A_FINDING_MAX - 1)

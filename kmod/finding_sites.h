@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _EDGEDMA_FINDING_SITES_H
+#define _EDGEDMA_FINDING_SITES_H
+
+#include <linux/types.h>
+
+struct edgedma_devrec;
+struct module;
+
+/*
+ * Repeats of a finding are folded at the hook: the first occurrence of a
+ * (device, kind, caller) is logged, every later one only bumps the count
+ * of its site. Sites are numbered from 1; 0 means "no site" (the table was
+ * full, or the finding has no caller to key it by).
+ */
+
+/*
+ * Count one occurrence of @kind on @rec's device, made by the code at
+ * @caller. Returns true when the finding must be logged in full (the first
+ * at its site, folding off, or no room for the site) and sets *@site;
+ * false when it was counted into the site's first finding. Any context but
+ * NMI; takes no lock.
+ */
+bool edgedma_site_occurs(const struct edgedma_devrec *rec, u32 kind,
+			 unsigned long caller, u32 *site);
+
+/* Occurrences at @site and the time of the latest; false for no site. */
+bool edgedma_site_counts(u32 site, u64 *count, u64 *last_ns);
+
+/*
+ * @mod is going: its code addresses may be given to the next module, whose
+ * findings must not fold into the ones it made. Process context.
+ */
+void edgedma_sites_retire_module(struct module *mod);
+
+u64 edgedma_sites_folded(void);		/* occurrences not logged */
+u64 edgedma_sites_used(void);
+u64 edgedma_sites_full(void);		/* occurrences logged: no room for a site */
+size_t edgedma_sites_memory(void);
+int edgedma_sites_init(void);
+void edgedma_sites_exit(void);
+
+#endif /* _EDGEDMA_FINDING_SITES_H */
