@@ -5,7 +5,8 @@
  *
  * Runs in the hooks' context: any context but NMI, with preemption off.
  * Nothing here sleeps or allocates; a finding is built on the stack and
- * copied into the log.
+ * copied into the log, its sentence as arguments (findings.h): the text and
+ * the names of the code it mentions are made later, in process context.
  */
 #include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
@@ -106,7 +107,7 @@ edgedma_vfound(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 phys,
 	if (!edgedma_site_occurs(ctx->rec, kind, c->caller, &f.site))
 		return;
 	edgedma_devrec_names(ctx->rec, f.device, f.driver);
-	vsnprintf(f.detail, sizeof(f.detail), fmt, args);
+	edgedma_finding_sentence(&f, fmt, args);
 	edgedma_finding_report(&f);
 }
 

@@ -20,6 +20,27 @@
 #endif
 
 /*
+ * vbin_printf()/bstr_printf() (CONFIG_BINARY_PRINTF, which tracing selects:
+ * every distribution kernel has it): a finding's sentence is kept as
+ * arguments in hook context and made into text later. Without it, the
+ * sentence is formatted where the finding is made.
+ */
+#ifdef CONFIG_BINARY_PRINTF
+#define EDGEDMA_DEFERRED_SENTENCES	true
+#else
+#define EDGEDMA_DEFERRED_SENTENCES	false
+static inline int vbin_printf(u32 *bin_buf, size_t size, const char *fmt, va_list args)
+{
+	return INT_MAX;
+}
+
+static inline int bstr_printf(char *buf, size_t size, const char *fmt, const u32 *bin_buf)
+{
+	return 0;
+}
+#endif
+
+/*
  * Where the dump start callback has no extack (6.1), an error it returns
  * reaches userspace without its message; dumps then refuse in their first
  * dumpit call, whose error and extack arrive in NLMSG_DONE.

@@ -95,15 +95,69 @@ static void edgedma_symbol_name(char *buf, size_t len, unsigned long addr)
 	strscpy(buf, sym, len);
 }
 
-/* Hook context: nothing here prints or sleeps; the work item logs it. */
+void edgedma_finding_sentence(struct edgedma_finding *f, const char *fmt, va_list args)
+{
+	va_list copy;
+	int words;
+
+	if (EDGEDMA_DEFERRED_SENTENCES) {
+		va_copy(copy, args);
+		words = vbin_printf(f->args, ARRAY_SIZE(f->args), fmt, copy);
+		va_end(copy);
+		if (words >= 0 && words <= ARRAY_SIZE(f->args)) {
+			f->fmt = fmt;
+			return;
+		}
+	}
+	f->fmt = NULL;
+	vsnprintf(f->detail, sizeof(f->detail), fmt, args);
+}
+
+void edgedma_finding_name(struct edgedma_finding *f)
+{
+	char detail[EDGEDMA_DETAIL_LEN];
+
+	if (f->named)
+		return;
+	if (f->fmt) {
+		bstr_printf(detail, sizeof(detail), f->fmt, f->args);
+		memcpy(f->detail, detail, sizeof(f->detail));
+		f->fmt = NULL;
+	}
+	edgedma_symbol_name(f->caller_name, sizeof(f->caller_name), f->caller);
+	edgedma_symbol_name(f->map_caller_name, sizeof(f->map_caller_name),
+			    f->map_caller);
+	f->named = true;
+}
+
+/* Keep the names made for @f in its log entry, if the log still holds it. */
+static void edgedma_finding_store_names(const struct edgedma_finding *f)
+{
+	struct edgedma_finding *entry;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&edgedma_log_lock, flags);
+	entry = &edgedma_log[f->seq % findings_log_size];
+	if (entry->seq == f->seq && !entry->named) {
+		memcpy(entry->detail, f->detail, sizeof(entry->detail));
+		memcpy(entry->caller_name, f->caller_name, sizeof(entry->caller_name));
+		memcpy(entry->map_caller_name, f->map_caller_name,
+		       sizeof(entry->map_caller_name));
+		entry->fmt = NULL;
+		entry->named = true;
+	}
+	raw_spin_unlock_irqrestore(&edgedma_log_lock, flags);
+}
+
+/* Hook context: nothing here formats, prints or sleeps; the work item does. */
 void edgedma_finding_report(struct edgedma_finding *f)
 {
 	unsigned long flags;
 
 	f->time_ns = ktime_get_ns();
-	edgedma_symbol_name(f->caller_name, sizeof(f->caller_name), f->caller);
-	edgedma_symbol_name(f->map_caller_name, sizeof(f->map_caller_name),
-			    f->map_caller);
+	f->named = false;
+	f->caller_name[0] = '\0';
+	f->map_caller_name[0] = '\0';
 	raw_spin_lock_irqsave(&edgedma_log_lock, flags);
 	f->seq = ++edgedma_last_seq;
 	edgedma_log[f->seq % findings_log_size] = *f;
@@ -183,12 +237,22 @@ static void edgedma_send_work_fn(struct work_struct *work)
 		/* Overwritten before we got here: lost to listeners. */
 		if (f->seq > want && listened)
 			atomic64_add(f->seq - want, &edgedma_events_dropped);
+		if (!f->named) {
+			edgedma_finding_name(f);
+			edgedma_finding_store_names(f);
+		}
 		edgedma_finding_print(f);
 		if (listened && edgedma_nl_notify_finding(f) == -ENOMEM)
 			atomic64_inc(&edgedma_events_dropped);
 		edgedma_sent_seq = f->seq;
 		cond_resched();
 	}
+}
+
+void edgedma_findings_flush(void)
+{
+	queue_work(system_wq, &edgedma_send_work);
+	flush_work(&edgedma_send_work);
 }
 
 size_t edgedma_findings_memory(void)

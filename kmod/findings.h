@@ -25,12 +25,21 @@ struct edgedma_finding {
 	u32 site;		/* finding_sites.h: where its repeats are counted */
 	char device[EDGEDMA_NAME_LEN];
 	char driver[EDGEDMA_NAME_LEN];
-	char detail[EDGEDMA_DETAIL_LEN];
 	/*
-	 * The callers named when the finding was made, from the symbols
-	 * loaded then: the code may be gone, or replaced, by the time anyone
-	 * reads the finding. "" when no symbol covers the address.
+	 * Named: the sentence is text and the callers are named. Hook context
+	 * only keeps the facts: the sentence as vbin_printf() arguments of
+	 * fmt (NULL: detail is text already), no symbol lookup. Process
+	 * context (the send work item, a dump) names it, always before the
+	 * code named can go away: the work item is flushed when a module's
+	 * init code is freed and when a module unloads.
 	 */
+	bool named;
+	const char *fmt;
+	union {
+		u32 args[EDGEDMA_DETAIL_LEN / sizeof(u32)];
+		char detail[EDGEDMA_DETAIL_LEN];
+	};
+	/* From the symbols loaded when named; "" when none covers the address. */
 	char caller_name[EDGEDMA_SYMBOL_LEN];
 	char map_caller_name[EDGEDMA_SYMBOL_LEN];
 };
@@ -38,8 +47,23 @@ struct edgedma_finding {
 int edgedma_findings_init(void);
 void edgedma_findings_exit(void);
 
+/*
+ * The sentence of @f from @fmt: kept as arguments where it can be, made
+ * into text later; formatted now where it cannot. Any context.
+ */
+void edgedma_finding_sentence(struct edgedma_finding *f, const char *fmt, va_list args);
+
 /* Log @f (seq and time are assigned here) and queue it for listeners. */
 void edgedma_finding_report(struct edgedma_finding *f);
+
+/* Make @f's sentence text and name its callers, if not done. Process context. */
+void edgedma_finding_name(struct edgedma_finding *f);
+
+/*
+ * Name every finding logged so far and send it: before code that findings
+ * may name goes away (a module's init text, a module). Process context.
+ */
+void edgedma_findings_flush(void);
 
 /* Copy the oldest logged finding with seq >= @seq; false if none. */
 bool edgedma_finding_get(u64 seq, struct edgedma_finding *out);

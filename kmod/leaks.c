@@ -170,10 +170,18 @@ static int edgedma_module_event(struct notifier_block *nb, unsigned long action,
 	char why[96];
 	struct edgedma_leak_key key = { .mod = mod, .why = why };
 
+	/*
+	 * Findings are named after the hook (findings.h): name every one made
+	 * so far while the code they name is there, before a module's init
+	 * text is freed (after LIVE) and before the module is (after GOING).
+	 */
+	if (action == MODULE_STATE_LIVE)
+		edgedma_findings_flush();
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 	snprintf(why, sizeof(why), "module %s unloads", mod->name);
 	edgedma_leaks_drain(&key);
+	edgedma_findings_flush();
 	edgedma_sites_retire_module(mod);
 	return NOTIFY_DONE;
 }

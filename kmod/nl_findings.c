@@ -95,8 +95,11 @@ int edgedma_nl_findings_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	if (!f)
 		return -ENOMEM;
 	while (edgedma_finding_get(cb->args[0], f)) {
-		void *hdr = edgedma_nl_dump_put(skb, cb, EDGEDMA_CMD_FINDINGS_GET);
+		void *hdr;
 
+		/* Logged moments ago: the work item has not named it yet. */
+		edgedma_finding_name(f);
+		hdr = edgedma_nl_dump_put(skb, cb, EDGEDMA_CMD_FINDINGS_GET);
 		if (!hdr || edgedma_nl_put_finding(skb, f)) {
 			if (hdr)
 				genlmsg_cancel(skb, hdr);
