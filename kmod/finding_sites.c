@@ -30,6 +30,7 @@
 #include "devices.h"
 #include "edgedma.h"
 #include "finding_sites.h"
+#include "findings.h"
 
 static unsigned int finding_sites = 4096;
 module_param(finding_sites, uint, 0444);
@@ -59,6 +60,8 @@ struct edgedma_site {
 	unsigned long caller;
 	atomic64_t count;
 	u64 last_ns;
+	u64 logged_seq;		/* its first finding's; 0 until logged */
+	u64 said;		/* count when last said (repeats work only) */
 };
 
 static struct edgedma_site *edgedma_sites;
@@ -102,6 +105,8 @@ static bool edgedma_site_find_or_claim(const struct edgedma_devrec *rec,
 				s->kobj_name = kobj_name;
 				s->caller = caller;
 				s->last_ns = now;
+				s->logged_seq = 0;
+				s->said = 1;
 				atomic64_set(&s->count, 1);
 				atomic_set_release(&s->state, EDGEDMA_SITE_READY);
 				atomic64_inc(&edgedma_sites_claimed);
@@ -140,12 +145,44 @@ bool edgedma_site_occurs(const struct edgedma_devrec *rec, u32 kind,
 	first = edgedma_site_find_or_claim(rec, kind, caller, ktime_get_ns(), site);
 	if (!*site)
 		this_cpu_inc(edgedma_no_site);
-	else if (!first && READ_ONCE(fold_findings))
+	else if (!first && READ_ONCE(fold_findings)) {
 		this_cpu_inc(edgedma_folded);
-	else
+		edgedma_findings_repeated();
+	} else {
 		first = true;
+	}
 	local_irq_restore(flags);
 	return first;
+}
+
+void edgedma_site_logged(u32 site, u64 seq)
+{
+	if (site && site <= edgedma_sites_mask + 1)
+		cmpxchg64(&edgedma_sites[site - 1].logged_seq, 0, seq);
+}
+
+bool edgedma_site_next_repeated(unsigned int *pos, struct edgedma_site_repeats *out)
+{
+	for (; *pos <= edgedma_sites_mask; (*pos)++) {
+		struct edgedma_site *s = &edgedma_sites[*pos];
+		u64 count;
+
+		/* A retired site's findings are still worth their count. */
+		if (atomic_read_acquire(&s->state) < EDGEDMA_SITE_READY)
+			continue;
+		count = atomic64_read(&s->count);
+		out->seq = READ_ONCE(s->logged_seq);
+		if (count <= s->said || !out->seq)
+			continue;
+		s->said = count;
+		out->count = count;
+		out->last_ns = READ_ONCE(s->last_ns);
+		out->kind = s->kind;
+		out->rec = s->rec;
+		(*pos)++;
+		return true;
+	}
+	return false;
 }
 
 bool edgedma_site_counts(u32 site, u64 *count, u64 *last_ns)

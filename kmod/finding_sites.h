@@ -24,6 +24,25 @@ struct module;
 bool edgedma_site_occurs(const struct edgedma_devrec *rec, u32 kind,
 			 unsigned long caller, u32 *site);
 
+/* The finding logged first for @site got @seq. */
+void edgedma_site_logged(u32 site, u64 seq);
+
+/* A site counted more often than said so far (edgedma_site_next_repeated). */
+struct edgedma_site_repeats {
+	u64 seq;		/* of the finding logged for the site */
+	u64 count;		/* occurrences so far */
+	u64 last_ns;
+	u32 kind;
+	const struct edgedma_devrec *rec;
+};
+
+/*
+ * The next site from *@pos on whose count grew since it was last said
+ * (or since its finding was logged), which counts as said from now on.
+ * Process context, one caller at a time (the findings' repeats work).
+ */
+bool edgedma_site_next_repeated(unsigned int *pos, struct edgedma_site_repeats *out);
+
 /* Occurrences at @site and the time of the latest; false for no site. */
 bool edgedma_site_counts(u32 site, u64 *count, u64 *last_ns);
 

@@ -15,6 +15,7 @@
 #include <linux/irq_work.h>
 #include <linux/kallsyms.h>
 #include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
@@ -46,6 +47,21 @@ static atomic64_t edgedma_events_dropped = ATOMIC64_INIT(0);
 
 static void edgedma_send_work_fn(struct work_struct *work);
 static DECLARE_WORK(edgedma_send_work, edgedma_send_work_fn);
+
+/*
+ * Repeats folded at their sites are said at most once a second per site:
+ * the first folded repeat after the last round kicks one.
+ */
+static void edgedma_repeats_work_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(edgedma_repeats_work, edgedma_repeats_work_fn);
+static bool edgedma_repeats_pending;
+
+static void edgedma_repeats_kick_fn(struct irq_work *work)
+{
+	queue_delayed_work(system_wq, &edgedma_repeats_work, HZ);
+}
+
+static struct irq_work edgedma_repeats_kick;
 
 static void edgedma_kick_fn(struct irq_work *work)
 {
@@ -162,7 +178,52 @@ void edgedma_finding_report(struct edgedma_finding *f)
 	f->seq = ++edgedma_last_seq;
 	edgedma_log[f->seq % findings_log_size] = *f;
 	raw_spin_unlock_irqrestore(&edgedma_log_lock, flags);
+	edgedma_site_logged(f->site, f->seq);
 	irq_work_queue(&edgedma_kick);
+}
+
+void edgedma_findings_repeated(void)
+{
+	if (READ_ONCE(edgedma_repeats_pending))
+		return;
+	WRITE_ONCE(edgedma_repeats_pending, true);
+	irq_work_queue(&edgedma_repeats_kick);
+}
+
+/*
+ * One line per site whose count grew, by the seq of its logged finding (its
+ * own line named the caller), ten at most per round: a storm at many sites
+ * must not become a storm of lines.
+ */
+static void edgedma_repeats_work_fn(struct work_struct *work)
+{
+	char device[EDGEDMA_NAME_LEN], driver[EDGEDMA_NAME_LEN];
+	struct edgedma_site_repeats r;
+	unsigned int pos = 0, printed = 0, held_back = 0;
+	bool log = READ_ONCE(log_findings);
+	u64 now = ktime_get_ns();
+
+	/* Repeats from here on kick another round. */
+	WRITE_ONCE(edgedma_repeats_pending, false);
+	smp_mb();
+	while (edgedma_site_next_repeated(&pos, &r)) {
+		edgedma_devrec_names(r.rec, device, driver);
+		if (log && printed < 10) {
+			pr_info("finding %llu %s on %s (%s) repeated: %llu times so far, the last %llu ms ago\n",
+				r.seq, edgedma_finding_kind_name(r.kind), device,
+				driver[0] ? driver : "no driver", r.count,
+				div_u64(now > r.last_ns ? now - r.last_ns : 0, NSEC_PER_MSEC));
+			printed++;
+		} else if (log) {
+			held_back++;
+		}
+		if (edgedma_nl_notify_repeats(&r, device, driver) == -ENOMEM)
+			atomic64_inc(&edgedma_events_dropped);
+		cond_resched();
+	}
+	if (held_back)
+		pr_info("%u more findings repeated; 'edgedma findings' counts every one\n",
+			held_back);
 }
 
 bool edgedma_finding_get(u64 seq, struct edgedma_finding *out)
@@ -276,6 +337,7 @@ int __init edgedma_findings_init(void)
 		return -ENOMEM;
 	}
 	init_irq_work(&edgedma_kick, edgedma_kick_fn);
+	init_irq_work(&edgedma_repeats_kick, edgedma_repeats_kick_fn);
 	return 0;
 }
 
@@ -284,6 +346,8 @@ void edgedma_findings_exit(void)
 {
 	irq_work_sync(&edgedma_kick);
 	cancel_work_sync(&edgedma_send_work);
+	irq_work_sync(&edgedma_repeats_kick);
+	cancel_delayed_work_sync(&edgedma_repeats_work);
 	kvfree(edgedma_log);
 	edgedma_sites_exit();
 }

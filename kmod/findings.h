@@ -60,6 +60,13 @@ void edgedma_finding_report(struct edgedma_finding *f);
 void edgedma_finding_name(struct edgedma_finding *f);
 
 /*
+ * A repeat was folded into its site's finding (finding_sites.c): listeners
+ * and the kernel log hear of the site's new count within a second, once
+ * per site however many repeats came. Hook context.
+ */
+void edgedma_findings_repeated(void);
+
+/*
  * Name every finding logged so far and send it: before code that findings
  * may name goes away (a module's init text, a module). Process context.
  */

@@ -24,6 +24,13 @@ void edgedma_netlink_exit(void);
  * family is gone (unloading).
  */
 int edgedma_nl_notify_finding(const struct edgedma_finding *f);
+/*
+ * Multicast that the site of the finding @r->seq was found @r->count times
+ * so far (FINDING_REPEATS); process context, returns as the above.
+ */
+struct edgedma_site_repeats;
+int edgedma_nl_notify_repeats(const struct edgedma_site_repeats *r,
+			      const char *device, const char *driver);
 /* Whether anyone subscribed to the "events" group. */
 bool edgedma_nl_events_listened(void);
 

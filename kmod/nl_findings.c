@@ -72,6 +72,42 @@ out:
 	return err;
 }
 
+int edgedma_nl_notify_repeats(const struct edgedma_site_repeats *r,
+			      const char *device, const char *driver)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err = 0;
+
+	if (!edgedma_nl_send_begin())
+		return -ESHUTDOWN;
+	if (!edgedma_nl_events_listened())
+		goto out;
+	err = -ENOMEM;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		goto out;
+	hdr = genlmsg_put(msg, 0, 0, &edgedma_family, 0, EDGEDMA_CMD_FINDING_REPEATS);
+	if (!hdr ||
+	    edgedma_put_u64(msg, EDGEDMA_A_FINDING_SEQ, r->seq, EDGEDMA_A_FINDING_PAD) ||
+	    nla_put_u32(msg, EDGEDMA_A_FINDING_KIND, r->kind) ||
+	    nla_put_string(msg, EDGEDMA_A_FINDING_DEVICE, device) ||
+	    nla_put_string(msg, EDGEDMA_A_FINDING_DRIVER, driver) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_FINDING_OCCURRENCES, r->count,
+			    EDGEDMA_A_FINDING_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_FINDING_LAST_TIME_NS, r->last_ns,
+			    EDGEDMA_A_FINDING_PAD)) {
+		nlmsg_free(msg);
+		goto out;
+	}
+	genlmsg_end(msg, hdr);
+	edgedma_nl_multicast(msg, EDGEDMA_GROUP_EVENTS);
+	err = 0;
+out:
+	edgedma_nl_send_end();
+	return err;
+}
+
 int edgedma_nl_findings_start(struct netlink_callback *cb)
 {
 	const struct nlattr *const *attrs = edgedma_nl_dump_attrs(cb);

@@ -34,13 +34,16 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/edgedma.h>
 
@@ -1119,6 +1122,93 @@ struct storm_case {
 	bool fold;		/* fold_findings */
 };
 
+/* What the "events" group said about the storm's findings. */
+struct storm_events {
+	unsigned int findings;		/* FINDING messages for the edu device */
+	unsigned int repeats;		/* FINDING_REPEATS messages */
+	__u64 seq[MAX_FINDINGS];	/* per logged finding: its seq ... */
+	__u64 said[MAX_FINDINGS];	/* ... and the highest count said */
+	unsigned int n;
+	__u16 family;
+};
+
+static int storm_event_fn(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[EDGEDMA_A_FINDING_MAX + 1];
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	struct storm_events *ev = arg;
+	__u64 seq = 0, count = 0;
+	const char *device;
+	const void *attrs;
+	unsigned int i;
+	size_t len;
+
+	attrs = edgedma_attrs(nlh, ev->family, &len);
+	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_FINDING_MAX))
+		return 0;
+	device = nl_attr_str(tb[EDGEDMA_A_FINDING_DEVICE]);
+	if (!device || strcmp(device, edu_dev))
+		return 0;
+	if (g->cmd == EDGEDMA_CMD_FINDING) {
+		ev->findings++;
+		return 0;
+	}
+	if (g->cmd != EDGEDMA_CMD_FINDING_REPEATS ||
+	    !nl_attr_u64(tb[EDGEDMA_A_FINDING_SEQ], &seq) ||
+	    !nl_attr_u64(tb[EDGEDMA_A_FINDING_OCCURRENCES], &count))
+		return 0;
+	ev->repeats++;
+	for (i = 0; i < ev->n && ev->seq[i] != seq; i++)
+		;
+	if (i == ev->n && ev->n < MAX_FINDINGS)
+		ev->seq[ev->n++] = seq;
+	if (i < ev->n && count > ev->said[i])
+		ev->said[i] = count;
+	return 0;
+}
+
+/* The count last said for @seq, 0 if none. */
+static __u64 storm_said(const struct storm_events *ev, __u64 seq)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->n; i++)
+		if (ev->seq[i] == seq)
+			return ev->said[i];
+	return 0;
+}
+
+/* Reads the group for up to @seconds, or until every site said @want. */
+static void storm_listen(struct nl_sock *sk, struct storm_events *ev,
+			 const struct findings_dump *d, __u64 want, int seconds)
+{
+	char buf[16384];
+	time_t end = time(NULL) + seconds;
+
+	while (time(NULL) < end) {
+		struct pollfd pfd = { .fd = sk->fd, .events = POLLIN };
+		const struct nlmsghdr *nlh;
+		unsigned int i, done = 0, sites = 0;
+		ssize_t n;
+
+		for (i = 0; i < d->n; i++) {
+			if (d->f[i].kind != EDGEDMA_FINDING_ADDR_MISALIGNED)
+				continue;
+			sites++;
+			done += storm_said(ev, d->f[i].seq) == want;
+		}
+		if (sites && done == sites)
+			return;
+		if (poll(&pfd, 1, 200) <= 0)
+			continue;
+		n = recv(sk->fd, buf, sizeof(buf), 0);
+		if (n <= 0)
+			continue;
+		for (nlh = (const void *)buf; NLMSG_OK(nlh, n); nlh = NLMSG_NEXT(nlh, n))
+			storm_event_fn(nlh, ev);
+	}
+}
+
 /* Runs the driver's storm mode under a 64-byte address-alignment policy. */
 static void run_storm(struct __test_metadata *_metadata,
 		      FIXTURE_DATA(findings) *self, const struct storm_case *c)
@@ -1164,6 +1254,13 @@ static void check_storm(struct __test_metadata *_metadata,
 	unsigned long long occurrences = 0;
 	unsigned int i, j, entries = 0;
 	char where[64], params[1200], why[600];
+	static struct {
+		struct nl_sock sk;
+		struct storm_events ev;
+	} events;
+	struct genl_family_info fam;
+	struct nl_answer ans;
+	__u32 group = 0;
 
 	if (_metadata->skip)
 		return;
@@ -1179,10 +1276,28 @@ static void check_storm(struct __test_metadata *_metadata,
 		TH_LOG("%s", why);
 	ASSERT_TRUE(resolve(_metadata, self));
 
+	/* Listen as "edgedma watch" does, from before the storm. */
+	memset(&events, 0, sizeof(events));
+	events.sk.fd = -1;
+	ASSERT_EQ(0, nl_open(&events.sk));
+	ASSERT_EQ(0, genl_resolve(&events.sk, EDGEDMA_FAMILY_NAME, &fam, &ans));
+	for (i = 0; i < fam.n_groups; i++)
+		if (!strcmp(fam.groups[i].name, EDGEDMA_MCGRP_EVENTS))
+			group = fam.groups[i].id;
+	ASSERT_NE(0U, group);
+	ASSERT_EQ(0, setsockopt(events.sk.fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+				&group, sizeof(group)));
+	events.ev.family = self->family;
+
 	get_stats(_metadata, self, &before);
 	run_storm(_metadata, self, c);
 	get_stats(_metadata, self, &after);
 	dump_findings(_metadata, self, before.last_seq + 1, &d);
+	if (c->fold)
+		storm_listen(&events.sk, &events.ev, &d, c->calls / c->sites, 5);
+	nl_close(&events.sk);
+	TH_LOG("the events group said: %u findings, %u repeat messages",
+	       events.ev.findings, events.ev.repeats);
 
 	TH_LOG("storm of %u calls from %u sites, fold %d: %u findings logged, folded %llu -> %llu, sites %llu -> %llu, sites full %llu -> %llu",
 	       c->calls, c->sites, c->fold, d.total,
@@ -1214,6 +1329,11 @@ static void check_storm(struct __test_metadata *_metadata,
 			TH_LOG("site of finding %llu counted %llu calls, not %u",
 			       (unsigned long long)f->seq,
 			       (unsigned long long)f->occurrences, c->calls / c->sites);
+		EXPECT_EQ((__u64)(c->calls / c->sites), storm_said(&events.ev, f->seq))
+			TH_LOG("FINDING_REPEATS said finding %llu's site was found %llu times, not %u",
+			       (unsigned long long)f->seq,
+			       (unsigned long long)storm_said(&events.ev, f->seq),
+			       c->calls / c->sites);
 		EXPECT_LE(f->time_ns, f->last_time_ns)
 			TH_LOG("finding %llu: last time %llu before the first %llu",
 			       (unsigned long long)f->seq,
@@ -1235,6 +1355,11 @@ static void check_storm(struct __test_metadata *_metadata,
 		EXPECT_EQ((unsigned long long)c->calls, occurrences);
 		EXPECT_EQ((__u64)(c->calls - c->sites), after.folded - before.folded);
 		EXPECT_EQ((__u64)c->sites, after.sites - before.sites);
+		/* Per site, never per occurrence: one event, then counts. */
+		EXPECT_EQ(c->sites, events.ev.findings);
+		EXPECT_GE(c->sites * 8, events.ev.repeats)
+			TH_LOG("%u FINDING_REPEATS messages for %u sites in a few seconds",
+			       events.ev.repeats, c->sites);
 	} else {
 		EXPECT_EQ(c->calls, entries)
 			TH_LOG("fold_findings=N: %u addr-misaligned entries for %u calls",

@@ -77,6 +77,13 @@
  *   gap, or whose socket overflowed (ENOBUFS), recovers the missing ones
  *   with FINDINGS_GET from the first missing seq.
  *
+ * EDGEDMA_CMD_FINDING_REPEATS (notification on the "events" group)
+ *   The site of a logged finding was found again: SEQ (of that finding),
+ *   KIND, DEVICE, DRIVER, OCCURRENCES (so far, the first included) and
+ *   LAST_TIME_NS. Sent at most once a second per site, whatever the number
+ *   of repeats in between; a listener that missed one loses nothing but
+ *   timeliness: the next one, and FINDINGS_GET, carry the whole count.
+ *
  * EDGEDMA_CMD_MAPPINGS_GET (dump, CAP_SYS_ADMIN)
  *   request:  [EDGEDMA_A_MAPPING_DEVICE]  string, only this device
  *   reply:    one message per live mapping (a scatter-gather mapping gives
@@ -377,6 +384,7 @@ enum {
 	EDGEDMA_CMD_MAP_EVENTS_SET,
 	EDGEDMA_CMD_MAP_EVENTS,
 	EDGEDMA_CMD_DEVICES_GET,
+	EDGEDMA_CMD_FINDING_REPEATS,
 
 	__EDGEDMA_CMD_MAX,
 	EDGEDMA_CMD_MAX = (__EDGEDMA_CMD_MAX - 1)
