@@ -19,12 +19,14 @@
  *
  * Interface: /sys/kernel/debug/edgedma_bench_edu/run. Write
  *   "threads=T pages=P dir=bidirectional|to-device|from-device
- *    iterations=I | seconds=S"
- * (every key optional: 1 thread, 1 page, bidirectional, 10000 iterations);
+ *    offset=O iterations=I | seconds=S"
+ * (every key optional: 1 thread, 1 page, bidirectional, offset 0, 10000
+ * iterations); offset maps the buffer from byte O on, so that with an
+ * alignment policy every map is a finding (make bench's storm case);
  * the write returns when the run is over. Read it back for the result, one
  * line of key=value pairs:
- *   threads pages dir pairs batches mean_ns stddev_ns wall_ns pairs_per_sec
- *   errors path
+ *   threads pages dir offset pairs batches mean_ns stddev_ns wall_ns
+ *   pairs_per_sec errors path
  * pairs is the total over all threads; pairs_per_sec is pairs / wall time
  * (start of the first thread to end of the last), the throughput the
  * 2-thread / 1-thread scaling figure is made of.
@@ -64,6 +66,7 @@ struct bench_params {
 	enum dma_data_direction dir;
 	u64 iterations;		/* per thread; 0 when seconds is set */
 	unsigned int seconds;
+	unsigned int offset;	/* of the mapping in the buffer, bytes */
 };
 
 struct bench_thread {
@@ -117,7 +120,8 @@ static int bench_thread_fn(void *data)
 	struct bench_thread *t = data;
 	struct bench_run *run = t->run;
 	struct device *dev = run->bd->dev;
-	size_t size = (size_t)run->p.pages * PAGE_SIZE;
+	size_t size = (size_t)run->p.pages * PAGE_SIZE - run->p.offset;
+	void *cpu = t->buf + run->p.offset;
 	u64 t0, t1, per_pair;
 	unsigned int i;
 
@@ -129,7 +133,7 @@ static int bench_thread_fn(void *data)
 		if (!run->p.iterations && t0 >= run->deadline_ns)
 			break;
 		for (i = 0; i < BENCH_BATCH; i++) {
-			dma_addr_t addr = dma_map_single(dev, t->buf, size,
+			dma_addr_t addr = dma_map_single(dev, cpu, size,
 							 run->p.dir);
 
 			/* DMA-API debug insists on the check, as it should. */
@@ -189,6 +193,9 @@ static int bench_parse(char *line, struct bench_params *p)
 			    !p->iterations)
 				return -EINVAL;
 			p->seconds = 0;
+		} else if (!strcmp(opt, "offset")) {
+			if (kstrtouint(val, 0, &p->offset) || p->offset >= PAGE_SIZE)
+				return -EINVAL;
 		} else if (!strcmp(opt, "seconds")) {
 			if (kstrtouint(val, 0, &p->seconds) || !p->seconds ||
 			    p->seconds > BENCH_MAX_SECONDS)
@@ -227,9 +234,9 @@ static void bench_summarise(struct bench_dev *bd, struct bench_run *run)
 	if (wall)
 		rate = div64_u64(pairs * NSEC_PER_SEC, wall);
 	snprintf(bd->result, sizeof(bd->result),
-		 "threads=%u pages=%u dir=%s pairs=%llu batches=%llu mean_ns=%llu stddev_ns=%llu wall_ns=%llu pairs_per_sec=%llu errors=%llu path=%s\n",
+		 "threads=%u pages=%u dir=%s offset=%u pairs=%llu batches=%llu mean_ns=%llu stddev_ns=%llu wall_ns=%llu pairs_per_sec=%llu errors=%llu path=%s\n",
 		 run->p.threads, run->p.pages, bench_dir_names[run->p.dir],
-		 pairs, batches, mean, (u64)int_sqrt64(var), wall, rate,
+		 run->p.offset, pairs, batches, mean, (u64)int_sqrt64(var), wall, rate,
 		 errors, bench_path_direct(bd->dev) ? "direct" : "iommu");
 }
 
