@@ -107,6 +107,7 @@ edgedma_vfound(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 phys,
 	if (!edgedma_site_occurs(ctx->rec, kind, c->caller, &f.site))
 		return;
 	edgedma_devrec_names(ctx->rec, f.device, f.driver);
+	edgedma_call_chain(&f, c->caller, c->dev);
 	edgedma_finding_sentence(&f, fmt, args);
 	edgedma_finding_report(&f);
 }

@@ -40,6 +40,20 @@ static inline int bstr_printf(char *buf, size_t size, const char *fmt, const u32
 }
 #endif
 
+/* A stack trace, where the kernel keeps the means (CONFIG_STACKTRACE). */
+#ifdef CONFIG_STACKTRACE
+#include <linux/stacktrace.h>
+#define edgedma_stack_trace_save(entries, size, skip) \
+	stack_trace_save(entries, size, skip)
+#else
+static inline unsigned int edgedma_stack_trace_save(unsigned long *entries,
+						    unsigned int size,
+						    unsigned int skip)
+{
+	return 0;
+}
+#endif
+
 /*
  * Where the dump start callback has no extack (6.1), an error it returns
  * reaches userspace without its message; dumps then refuse in their first

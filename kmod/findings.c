@@ -129,6 +129,21 @@ void edgedma_finding_sentence(struct edgedma_finding *f, const char *fmt, va_lis
 	vsnprintf(f->detail, sizeof(f->detail), fmt, args);
 }
 
+/* One line per frame of the chain, "?" where no symbol covers it. */
+static void edgedma_chain_names(struct edgedma_finding *f)
+{
+	char name[EDGEDMA_SYMBOL_LEN];
+	size_t len = 0;
+	unsigned int i;
+
+	f->chain_names[0] = '\0';
+	for (i = 0; i < f->chain_len && i < EDGEDMA_CHAIN_LEN; i++) {
+		edgedma_symbol_name(name, sizeof(name), f->chain[i]);
+		len += scnprintf(f->chain_names + len, sizeof(f->chain_names) - len,
+				 "%s%s", i ? "\n" : "", name[0] ? name : "?");
+	}
+}
+
 void edgedma_finding_name(struct edgedma_finding *f)
 {
 	char detail[EDGEDMA_DETAIL_LEN];
@@ -143,6 +158,7 @@ void edgedma_finding_name(struct edgedma_finding *f)
 	edgedma_symbol_name(f->caller_name, sizeof(f->caller_name), f->caller);
 	edgedma_symbol_name(f->map_caller_name, sizeof(f->map_caller_name),
 			    f->map_caller);
+	edgedma_chain_names(f);
 	f->named = true;
 }
 
@@ -159,6 +175,7 @@ static void edgedma_finding_store_names(const struct edgedma_finding *f)
 		memcpy(entry->caller_name, f->caller_name, sizeof(entry->caller_name));
 		memcpy(entry->map_caller_name, f->map_caller_name,
 		       sizeof(entry->map_caller_name));
+		memcpy(entry->chain_names, f->chain_names, sizeof(entry->chain_names));
 		entry->fmt = NULL;
 		entry->named = true;
 	}
@@ -174,6 +191,7 @@ void edgedma_finding_report(struct edgedma_finding *f)
 	f->named = false;
 	f->caller_name[0] = '\0';
 	f->map_caller_name[0] = '\0';
+	f->chain_names[0] = '\0';
 	raw_spin_lock_irqsave(&edgedma_log_lock, flags);
 	f->seq = ++edgedma_last_seq;
 	edgedma_log[f->seq % findings_log_size] = *f;

@@ -2,6 +2,7 @@
 #ifndef _EDGEDMA_FINDINGS_H
 #define _EDGEDMA_FINDINGS_H
 
+#include <linux/module.h>
 #include <linux/types.h>
 
 #include "devices.h"
@@ -9,6 +10,8 @@
 #define EDGEDMA_DETAIL_LEN	224
 /* "function+0x1c/0x80 [module]", as %pS gives it; longer names are cut. */
 #define EDGEDMA_SYMBOL_LEN	96
+/* Return addresses kept per finding, the caller first. */
+#define EDGEDMA_CHAIN_LEN	6
 
 /* One finding, as logged and as sent to userspace. */
 struct edgedma_finding {
@@ -19,6 +22,15 @@ struct edgedma_finding {
 	u64 phys;		/* EDGEDMA_NO_PHYS when unknown */
 	u64 caller;
 	u64 map_caller;		/* 0 when there is no mapping involved */
+	/*
+	 * The call chain from the caller outwards: the caller may be a helper
+	 * layer (scsi_dma_map, the USB core) and the driver to blame further
+	 * out. driver_module: the module of the device's driver at the call,
+	 * "" when built in; the reader picks the frame to blame.
+	 */
+	u64 chain[EDGEDMA_CHAIN_LEN];
+	u32 chain_len;
+	char driver_module[MODULE_NAME_LEN];
 	u32 kind;		/* enum edgedma_finding_kind */
 	u32 call;		/* enum edgedma_call_kind */
 	u32 dir;
@@ -42,7 +54,16 @@ struct edgedma_finding {
 	/* From the symbols loaded when named; "" when none covers the address. */
 	char caller_name[EDGEDMA_SYMBOL_LEN];
 	char map_caller_name[EDGEDMA_SYMBOL_LEN];
+	/* The chain's frames named the same way, one line each ("?": none). */
+	char chain_names[EDGEDMA_CHAIN_LEN * 64];
 };
+
+/*
+ * Fill @f's call chain from @caller outwards and the module of @dev's
+ * driver; hook context (a stack trace: only for a finding that is logged).
+ */
+void edgedma_call_chain(struct edgedma_finding *f, unsigned long caller,
+			struct device *dev);
 
 int edgedma_findings_init(void);
 void edgedma_findings_exit(void);

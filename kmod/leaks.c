@@ -90,6 +90,11 @@ static void edgedma_leak_report(const struct edgedma_mapping *m)
 	if (!edgedma_site_occurs(m->devrec, f.kind, m->caller, &f.site))
 		return;
 	edgedma_devrec_names(m->devrec, f.device, f.driver);
+	/* The map's caller; the driver's module is gone or going. */
+	f.chain[0] = m->caller;
+	f.chain_len = 1;
+	if (key->mod)
+		strscpy(f.driver_module, key->mod->name, sizeof(f.driver_module));
 	n = snprintf(f.detail, sizeof(f.detail),
 		     "%s of %llu bytes at %#llx made by %pS is still live when %s",
 		     edgedma_call_name(m->kind), m->size, m->dma_addr,

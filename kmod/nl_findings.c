@@ -34,7 +34,12 @@ static int edgedma_nl_put_finding(struct sk_buff *msg, const struct edgedma_find
 	    (f->map_caller_name[0] &&
 	     nla_put_string(msg, EDGEDMA_A_FINDING_MAP_CALLER_NAME, f->map_caller_name)) ||
 	    (counted && (PUT64(OCCURRENCES, occurrences) ||
-			 PUT64(LAST_TIME_NS, last_ns))))
+			 PUT64(LAST_TIME_NS, last_ns))) ||
+	    nla_put_string(msg, EDGEDMA_A_FINDING_DRIVER_MODULE, f->driver_module) ||
+	    (f->chain_len &&
+	     (nla_put(msg, EDGEDMA_A_FINDING_CALL_CHAIN,
+		      min_t(u32, f->chain_len, EDGEDMA_CHAIN_LEN) * sizeof(u64), f->chain) ||
+	      nla_put_string(msg, EDGEDMA_A_FINDING_CALL_CHAIN_NAMES, f->chain_names))))
 		return -EMSGSIZE;
 #undef PUT64
 	return 0;

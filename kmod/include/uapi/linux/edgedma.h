@@ -280,6 +280,17 @@ enum {
 					 * one included; absent: not counted */
 	EDGEDMA_A_FINDING_LAST_TIME_NS,	/* u64, ktime_get_ns() of the latest of
 					 * those; with OCCURRENCES */
+	EDGEDMA_A_FINDING_CALL_CHAIN,	/* binary, u64 return addresses in host
+					 * byte order, CALLER first, outwards:
+					 * the code that called the caller */
+	EDGEDMA_A_FINDING_CALL_CHAIN_NAMES, /* string, one line per frame of
+					 * CALL_CHAIN as CALLER_NAME is made,
+					 * "?" where no symbol covers it */
+	EDGEDMA_A_FINDING_DRIVER_MODULE, /* string, the module of the device's
+					 * driver at the call; "" when built in
+					 * or unknown. Its frame in CALL_CHAIN
+					 * is the one to blame, where CALLER is a
+					 * helper layer (scsi_dma_map, USB core) */
 
 	__EDGEDMA_A_FINDING_MAX,
 	EDGEDMA_A_FINDING_MAX = (__EDGEDMA_A_FINDING_MAX - 1)
