@@ -23,6 +23,7 @@
 #include <linux/vmalloc.h>
 #include <uapi/linux/edgedma.h>
 
+#include "cacheline_neighbours.h"
 #include "compat.h"
 #include "checks.h"
 #include "devices.h"
@@ -137,6 +138,19 @@ edgedma_found_buffer(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr,
 
 	va_start(args, fmt);
 	edgedma_vfound(ctx, kind, dma_addr, phys, size, 0, fmt, args);
+	va_end(args);
+}
+
+/* A finding about one buffer of a mapping made by @map_caller. */
+static __printf(7, 8) void
+edgedma_vfound_buffer_caller(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr,
+			     u64 phys, u64 size, unsigned long map_caller,
+			     const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	edgedma_vfound(ctx, kind, dma_addr, phys, size, map_caller, fmt, args);
 	va_end(args);
 }
 
@@ -299,6 +313,54 @@ static void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
 			      "; the buffer lies above the device's DMA mask" : "");
 }
 
+/* ---- writes next to a buffer the device owns -------------------------------- */
+
+/*
+ * Whether the partial lines of a buffer the device is given are watched:
+ * a non-coherent device that may write it (its lines are invalidated), a
+ * streaming mapping, not bounced (the device works on a copy then).
+ */
+static bool edgedma_neighbours_watched(const struct edgedma_ctx *ctx, u32 dir,
+				       u64 dma_addr, u64 phys, u64 size)
+{
+	u32 line = cache_line_size();
+	u32 kind = ctx->call->kind;
+
+	return !ctx->policy.coherent && line > 1 && dir != DMA_TO_DEVICE &&
+	       phys != EDGEDMA_NO_PHYS &&
+	       ((phys & (line - 1)) || ((phys + size) & (line - 1))) &&
+	       edgedma_check_on(ctx, EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN) &&
+	       (kind == EDGEDMA_CALL_MAP_PAGE || kind == EDGEDMA_CALL_MAP_SG ||
+		kind == EDGEDMA_CALL_SYNC_SINGLE_FOR_DEVICE ||
+		kind == EDGEDMA_CALL_SYNC_SG_FOR_DEVICE) &&
+	       !edgedma_is_bounced(ctx, dma_addr, phys);
+}
+
+/* The CPU takes @m back (unmap, sync_for_cpu): did it write next to it? */
+static void edgedma_neighbours_check(const struct edgedma_ctx *ctx,
+				     const struct edgedma_mapping *m)
+{
+	u64 now_sum, changed;
+	u32 lines;
+
+	if (!m->neighbour_lines ||
+	    !edgedma_check_on(ctx, EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN))
+		return;
+	now_sum = edgedma_neighbours_sum(m->phys, m->size, cache_line_size(), &lines);
+	if (lines != m->neighbour_lines || now_sum == m->neighbours)
+		return;
+	changed = now_sum ^ m->neighbours;
+	edgedma_vfound_buffer_caller(ctx, EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN,
+		m->dma_addr, m->phys, m->size, m->caller,
+		"the CPU wrote %s of the %s buffer at phys %#llx +%llu, in %s cache line, while the device owned it (%llu us since %s): the invalidate for the DMA discards such writes",
+		(changed >> 32) && (u32)changed ? "before and after the end" :
+		(changed >> 32) ? "before the start" : "after the end",
+		edgedma_dir_name(m->dir), m->phys, m->size,
+		(changed >> 32) && (u32)changed ? "the first and the last" : "a shared",
+		div_u64(ktime_get_ns() - m->neighbours_ns, 1000),
+		m->neighbours_ns == m->time_ns ? "the map" : "the last sync for the device");
+}
+
 /* ---- map and unmap --------------------------------------------------------- */
 
 static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
@@ -321,6 +383,11 @@ static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
 		.sg_nents = c->nents,
 	};
 
+	if (edgedma_neighbours_watched(ctx, c->dir, dma_addr, phys, size)) {
+		m.neighbours = edgedma_neighbours_sum(phys, size, cache_line_size(),
+						      &m.neighbour_lines);
+		m.neighbours_ns = m.time_ns;
+	}
 	edgedma_maptrack_add(&m);
 }
 
@@ -428,6 +495,7 @@ static bool edgedma_unmap_one(const struct edgedma_ctx *ctx, u64 dma_addr,
 				      edgedma_call_name(c->kind), dma_addr);
 		return false;
 	}
+	edgedma_neighbours_check(ctx, m);
 	if (m->kind != edgedma_map_kind_of(c->kind))
 		edgedma_found(ctx, EDGEDMA_FINDING_UNMAP_MISMATCH, dma_addr, size,
 			      m->caller, "%s of a mapping made with %s by %pS",
@@ -481,13 +549,37 @@ static void edgedma_on_unmap_sg(const struct edgedma_ctx *ctx)
 			.kind = EDGEDMA_CALL_MAP_SG,
 		};
 
-		if (i)
-			edgedma_maptrack_remove(ctx->rec, sg_dma_address(sg),
-						&want, c->caller, &m);
+		if (i && edgedma_maptrack_remove(ctx->rec, sg_dma_address(sg),
+						 &want, c->caller, &m))
+			edgedma_neighbours_check(ctx, &m);
 	}
 }
 
 /* ---- syncs ---------------------------------------------------------------- */
+
+/*
+ * A sync hands the whole mapping over: to the CPU, check what was written
+ * next to it meanwhile; to the device, sum its neighbours again (the CPU
+ * may write them while it owns the buffer).
+ */
+static void edgedma_sync_neighbours(const struct edgedma_ctx *ctx,
+				    struct edgedma_mapping *m)
+{
+	u32 kind = ctx->call->kind, lines;
+	u64 sum;
+
+	if (kind == EDGEDMA_CALL_SYNC_SINGLE_FOR_CPU || kind == EDGEDMA_CALL_SYNC_SG_FOR_CPU) {
+		edgedma_neighbours_check(ctx, m);
+		return;
+	}
+	if (!m->neighbour_lines ||
+	    !edgedma_neighbours_watched(ctx, m->dir, m->dma_addr, m->phys, m->size))
+		return;
+	sum = edgedma_neighbours_sum(m->phys, m->size, cache_line_size(), &lines);
+	if (lines == m->neighbour_lines)
+		edgedma_maptrack_set_neighbours(ctx->rec, m->dma_addr, m->size, sum,
+						ktime_get_ns());
+}
 
 static void edgedma_sync_one(const struct edgedma_ctx *ctx, u64 addr, u64 size)
 {
@@ -511,6 +603,7 @@ static void edgedma_sync_one(const struct edgedma_ctx *ctx, u64 addr, u64 size)
 				      m.caller, "%s with direction %s of a mapping %pS made %s",
 				      edgedma_call_name(c->kind), edgedma_dir_name(c->dir),
 				      (void *)m.caller, edgedma_dir_name(m.dir));
+		edgedma_sync_neighbours(ctx, &m);
 		return;
 	}
 	if (edgedma_maptrack_find_overlapping(ctx->rec, addr, &m)) {

@@ -87,6 +87,7 @@ static const char *const edgedma_kind_names[] = {
 	[EDGEDMA_FINDING_SYNC_UNKNOWN] = "sync-unknown",
 	[EDGEDMA_FINDING_SYNC_MISMATCH] = "sync-mismatch",
 	[EDGEDMA_FINDING_LEAK] = "leak",
+	[EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN] = "cacheline-neighbour-written",
 };
 
 const char *edgedma_finding_kind_name(u32 kind)

@@ -24,6 +24,15 @@ struct edgedma_mapping {
 	u32 sg_index;		/* sg: this segment's number */
 	u32 sg_count;		/* sg: segments the API mapped */
 	u32 sg_nents;		/* sg: entries the caller passed to map */
+	/*
+	 * The bytes outside the buffer in its partial first and last cache
+	 * lines, summed when the device was given the buffer (map,
+	 * sync_for_device), for a non-coherent device that writes it
+	 * (cacheline_neighbours.c). neighbour_lines: 0 when not watched.
+	 */
+	u64 neighbours;
+	u64 neighbours_ns;	/* when they were summed */
+	u32 neighbour_lines;
 };
 
 /* A mapping that was removed, kept for a while to explain later calls. */
@@ -58,6 +67,9 @@ bool edgedma_maptrack_remove(struct edgedma_devrec *devrec, u64 dma_addr,
 /* Copy the mapping of @devrec that contains [addr, addr + size). */
 bool edgedma_maptrack_find_containing(struct edgedma_devrec *devrec, u64 addr,
 				      u64 size, struct edgedma_mapping *out);
+/* Set the neighbour sum of @devrec's mapping at @dma_addr of @size. */
+void edgedma_maptrack_set_neighbours(struct edgedma_devrec *devrec, u64 dma_addr,
+				     u64 size, u64 sum, u64 time_ns);
 /* Copy any mapping of @devrec that overlaps @addr. */
 bool edgedma_maptrack_find_overlapping(struct edgedma_devrec *devrec,
 				       u64 addr, struct edgedma_mapping *out);

@@ -200,6 +200,10 @@ enum edgedma_finding_kind {
 	EDGEDMA_FINDING_SYNC_UNKNOWN,
 	EDGEDMA_FINDING_SYNC_MISMATCH,		/* outside the mapping or wrong direction */
 	EDGEDMA_FINDING_LEAK,			/* still mapped at unbind or unload */
+	EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN, /* non-coherent: the CPU
+						 * wrote next to a buffer, in a
+						 * line it shares, while the
+						 * device owned the buffer */
 };
 
 /* Coherency of a device as the checks treat it. */
