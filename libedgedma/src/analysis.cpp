@@ -22,6 +22,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 
@@ -95,11 +96,29 @@ struct DeviceState {
 };
 
 struct GroupState {
-	std::uint64_t count = 0;
+	std::uint64_t count = 0;  // occurrences
+	std::uint64_t logged = 0; // log entries
 	std::set<std::string> devices;
 	std::uint64_t first_ns = UINT64_MAX;
 	std::uint64_t last_ns = 0;
 	std::vector<Finding> examples; // a max-heap on seq while collecting
+};
+
+// A finding site as the module folds at it: (device, kind, caller), and the
+// driver, which the group the site counts in goes by.
+using SiteKey = std::tuple<std::string, std::string, std::uint32_t, std::uint64_t>;
+
+// What the findings of one site seen so far say of it. Each entry of a site
+// carries the site's whole count when it was sent (folded: one entry; with
+// fold_findings=0: every one, each with the count then), so the count is
+// the highest said, and never fewer than the entries seen (a site the
+// module retired and made again, for a module loaded where another was,
+// starts counting anew).
+struct SiteState {
+	std::uint64_t most_said = 0;
+	std::uint64_t entries = 0;
+
+	std::uint64_t occurrences() const { return std::max(most_said, entries); }
 };
 
 bool earlier_seq(const Finding &a, const Finding &b)
@@ -190,18 +209,40 @@ private:
 
 	void add_other(const Finding &finding)
 	{
+		const std::uint64_t occurrences = occurrences_added(finding);
 		findings_total_++;
+		occurrences_total_ += occurrences;
+		// The timeline counts log entries: folded repeats have no time of
+		// their own but the latest (DeviceTimeline::findings).
 		DeviceState &device = device_named(finding.device, finding.driver);
 		device.buckets[bucket_of(finding.time_ns)].findings++;
 		device.total_findings++;
 
 		GroupState &group = groups_[{finding.driver, finding.kind}];
-		group.count++;
+		group.count += occurrences;
+		group.logged++;
 		group.devices.insert(finding.device);
 		group.first_ns = std::min(group.first_ns, finding.time_ns);
-		group.last_ns = std::max(group.last_ns, finding.time_ns);
+		group.last_ns = std::max(group.last_ns,
+					 std::max(finding.time_ns, finding.last_time_ns.value_or(0)));
 		keep_first(group.examples, finding, options_.examples_per_group);
 		keep_first(findings_, finding, options_.findings_kept);
+	}
+
+	// The occurrences finding adds to what its site's earlier findings
+	// said: 1 for a finding the module did not count, else what its count
+	// says beyond theirs (0 for another entry of a site with fold_findings=0
+	// whose count an earlier entry already said).
+	std::uint64_t occurrences_added(const Finding &finding)
+	{
+		if (!finding.occurrences)
+			return 1;
+		SiteState &site =
+			sites_[{finding.device, finding.driver, finding.kind, finding.caller}];
+		const std::uint64_t before = site.occurrences();
+		site.most_said = std::max(site.most_said, *finding.occurrences);
+		site.entries++;
+		return site.occurrences() - before;
 	}
 
 	void add_other(const Loss &loss)
@@ -358,6 +399,9 @@ private:
 	std::array<DeviceState *, std::size_t{1} << recent_bits> recent_devices_{};
 
 	std::map<std::pair<std::string, std::uint32_t>, GroupState> groups_;
+	// Sites of the findings that carry a count. As many as the module had
+	// (finding_sites bounds them per load), and each came as a finding.
+	std::map<SiteKey, SiteState> sites_;
 	std::vector<Finding> findings_; // a max-heap on seq while collecting
 
 	std::optional<Info> info_;
@@ -365,7 +409,8 @@ private:
 	std::vector<Policy> device_policies_;
 	std::vector<Policy> policy_overrides_;
 	std::uint64_t live_mappings_ = 0;
-	std::uint64_t findings_total_ = 0;
+	std::uint64_t findings_total_ = 0;    // log entries
+	std::uint64_t occurrences_total_ = 0; // what they stand for
 	std::uint64_t map_events_total_ = 0;
 	std::uint64_t findings_lost_ = 0;
 	std::uint64_t map_events_lost_ = 0;
@@ -400,6 +445,7 @@ Summary Analyzer::Impl::summary() const
 	const std::size_t skip = static_cast<std::size_t>(first_bucket - window_first_);
 
 	summary.findings_total = findings_total_;
+	summary.occurrences_total = occurrences_total_;
 	summary.map_events_total = map_events_total_;
 	summary.findings_lost = findings_lost_;
 	summary.map_events_lost = map_events_lost_;
@@ -419,6 +465,7 @@ Summary Analyzer::Impl::summary() const
 		out.driver = key.first;
 		out.kind = key.second;
 		out.count = group.count;
+		out.logged = group.logged;
 		out.devices.assign(group.devices.begin(), group.devices.end());
 		out.first_ns = group.first_ns;
 		out.last_ns = group.last_ns;

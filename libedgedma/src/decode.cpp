@@ -32,7 +32,7 @@ const std::array<AttributeRule<Info>, 9> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_MODE), &Info::hook_mode, required},
 }};
 
-const std::array<AttributeRule<Stats>, 18> stats_rules{{
+const std::array<AttributeRule<Stats>, 21> stats_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_STATS_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REQUESTS), &Stats::requests, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REJECTED), &Stats::rejected, required},
@@ -54,9 +54,13 @@ const std::array<AttributeRule<Stats>, 18> stats_rules{{
 	 optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_IRQSOFF_MAX_NS), &Stats::irqsoff_max_ns, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_SYNC_SKIPS_CLEARED), &Stats::sync_skips_cleared, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_FINDINGS_FOLDED), &Stats::findings_folded, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_FINDING_SITES), &Stats::finding_sites, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_FINDING_SITES_FULL), &Stats::finding_sites_full,
+	 optional},
 }};
 
-const std::array<AttributeRule<Finding>, 16> finding_rules{{
+const std::array<AttributeRule<Finding>, 18> finding_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_FINDING_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_SEQ), &Finding::seq, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_TIME_NS), &Finding::time_ns, required},
@@ -74,6 +78,8 @@ const std::array<AttributeRule<Finding>, 16> finding_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_CALLER_NAME), &Finding::caller_name, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_MAP_CALLER_NAME), &Finding::map_caller_name,
 	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_OCCURRENCES), &Finding::occurrences, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_LAST_TIME_NS), &Finding::last_time_ns, optional},
 }};
 
 const std::array<AttributeRule<Mapping>, 14> mapping_rules{{
@@ -259,7 +265,13 @@ Stats decode_stats(AttributeStream attributes)
 
 Finding decode_finding(AttributeStream attributes, std::string_view context)
 {
-	return decode_set(context, attributes, finding_rules);
+	Finding finding = decode_set(context, attributes, finding_rules);
+	// The module sends the two together, for a finding it counted.
+	if (finding.occurrences.has_value() != finding.last_time_ns.has_value())
+		throw malformed(context, finding.occurrences
+			? "EDGEDMA_A_FINDING_OCCURRENCES without EDGEDMA_A_FINDING_LAST_TIME_NS"
+			: "EDGEDMA_A_FINDING_LAST_TIME_NS without EDGEDMA_A_FINDING_OCCURRENCES");
+	return finding;
 }
 
 Mapping decode_mapping(AttributeStream attributes, std::string_view context)

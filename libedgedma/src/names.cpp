@@ -3,16 +3,19 @@
 // The names of the uapi enums. Each name function switches over the enum
 // type itself without a default, so a value added to <linux/edgedma.h>
 // without a name here is a -Wswitch warning at build time; the
-// static_asserts below then check that the ranges are complete.
+// static_asserts below then check that the ranges are complete. And the
+// words for a folded finding's count.
 #include <edgedma/names.hpp>
 
 #include <linux/edgedma.h>
+
+#include "report_common.hpp"
 
 namespace edgedma {
 namespace {
 
 constexpr std::uint32_t first_finding_kind = EDGEDMA_FINDING_ADDR_MISALIGNED;
-constexpr std::uint32_t last_finding_kind = EDGEDMA_FINDING_LEAK;
+constexpr std::uint32_t last_finding_kind = EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN;
 constexpr std::uint32_t first_call_kind = EDGEDMA_CALL_MAP_PAGE;
 constexpr std::uint32_t last_call_kind = EDGEDMA_CALL_SYNC_SG_FOR_DEVICE;
 constexpr std::uint32_t first_coherency = EDGEDMA_COHERENCY_AUTO;
@@ -37,6 +40,7 @@ constexpr std::string_view name_of(edgedma_finding_kind kind)
 	case EDGEDMA_FINDING_SYNC_UNKNOWN: return "sync-unknown";
 	case EDGEDMA_FINDING_SYNC_MISMATCH: return "sync-mismatch";
 	case EDGEDMA_FINDING_LEAK: return "leak";
+	case EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN: return "cacheline-neighbour-written";
 	}
 	return {};
 }
@@ -213,6 +217,19 @@ std::vector<std::string> check_names(std::uint32_t checks)
 		if (checks & check_bit(kind))
 			names.push_back(finding_kind_label(kind));
 	return names;
+}
+
+std::optional<std::string> describe_occurrences(const Finding &finding)
+{
+	if (!finding.occurrences || *finding.occurrences <= 1)
+		return std::nullopt;
+	std::string text = "x" + std::to_string(*finding.occurrences);
+	// last_time_ns comes with occurrences; the module takes the two times
+	// apart, so the latest may read a little before the finding's own.
+	if (finding.last_time_ns && *finding.last_time_ns > finding.time_ns)
+		text += ", last " + detail::duration(*finding.last_time_ns - finding.time_ns) +
+			" later";
+	return text;
 }
 
 } // namespace edgedma

@@ -83,6 +83,10 @@ Json stats_json(const Stats &stats)
 		{"memory", or_null(stats.memory)},
 		{"translations_skipped", or_null(stats.translations_skipped)},
 		{"irqsoff_max_ns", or_null(stats.irqsoff_max_ns)},
+		{"sync_skips_cleared", or_null(stats.sync_skips_cleared)},
+		{"findings_folded", or_null(stats.findings_folded)},
+		{"finding_sites", or_null(stats.finding_sites)},
+		{"finding_sites_full", or_null(stats.finding_sites_full)},
 	};
 }
 
@@ -152,6 +156,7 @@ Json group_json(const FindingGroup &group, const Symbolizer &symbols)
 		{"driver", group.driver},
 		{"kind", finding_kind_label(group.kind)},
 		{"count", group.count},
+		{"logged", group.logged},
 		{"devices", group.devices},
 		{"first_ns", group.first_ns},
 		{"last_ns", group.last_ns},
@@ -198,6 +203,8 @@ Json finding_json(const Finding &finding, const Symbolizer &symbols)
 		{"map_caller", caller_json(map_caller, finding.map_caller_name, symbols)},
 		{"map_caller_addr", caller_address_json(map_caller)},
 		{"detail", finding.detail},
+		{"occurrences", or_null(finding.occurrences)},
+		{"last_time_ns", or_null(finding.last_time_ns)},
 	};
 }
 
@@ -240,6 +247,7 @@ Json summary_json(const Summary &summary, const Symbolizer &symbols)
 		{"totals",
 		 {
 			 {"findings", summary.findings_total},
+			 {"occurrences", summary.occurrences_total},
 			 {"map_events", summary.map_events_total},
 			 {"devices", summary.devices.size()},
 			 {"groups", summary.groups.size()},

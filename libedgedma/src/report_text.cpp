@@ -55,8 +55,10 @@ void write_heading(std::ostringstream &out, const Summary &summary)
 		    << counted(summary.bucket_count, "bucket") << " of "
 		    << duration(summary.bucket_ns) << '\n';
 	out << "  activity:  " << counted(summary.map_events_total, "mapping call") << " and "
-	    << counted(summary.findings_total, "finding") << " from "
-	    << counted(summary.devices.size(), "device") << '\n';
+	    << counted(summary.occurrences_total, "finding");
+	if (summary.findings_total != summary.occurrences_total)
+		out << " (" << summary.findings_total << " logged)";
+	out << " from " << counted(summary.devices.size(), "device") << '\n';
 	if (summary.live_mappings_at_start != 0)
 		out << "  at start:  " << counted(summary.live_mappings_at_start, "live mapping")
 		    << '\n';
@@ -73,6 +75,8 @@ void write_example(std::ostringstream &out, const Summary &summary, const Findin
 	if (finding.map_caller || finding.map_caller_name)
 		out << ", mapped by "
 		    << caller_text(finding.map_caller.value_or(0), finding.map_caller_name, symbols);
+	if (auto occurrences = describe_occurrences(finding))
+		out << " (" << *occurrences << ')';
 	out << '\n';
 	if (!previous || previous->detail != finding.detail)
 		out << "      " << finding.detail << '\n';
@@ -84,12 +88,17 @@ void write_findings(std::ostringstream &out, const Summary &summary, const Symbo
 		out << "\nFindings: none\n";
 		return;
 	}
-	out << "\nFindings: " << summary.findings_total << " in "
-	    << counted(summary.groups.size(), "group") << " by driver and kind\n";
+	out << "\nFindings: " << summary.occurrences_total;
+	// Repeats the module folded into the finding of their site.
+	if (summary.findings_total != summary.occurrences_total)
+		out << " (" << summary.findings_total << " logged)";
+	out << " in " << counted(summary.groups.size(), "group") << " by driver and kind\n";
 	for (const FindingGroup &group : summary.groups) {
 		out << '\n' << driver_name(group.driver) << ": " << finding_kind_label(group.kind)
-		    << ": " << counted(group.count, "finding") << " on "
-		    << counted(group.devices.size(), "device") << ", "
+		    << ": " << counted(group.count, "finding");
+		if (group.logged != group.count)
+			out << " (" << group.logged << " logged)";
+		out << " on " << counted(group.devices.size(), "device") << ", "
 		    << since_start(summary, group.first_ns);
 		if (group.last_ns != group.first_ns)
 			out << " to " << since_start(summary, group.last_ns);
@@ -105,8 +114,12 @@ void write_findings(std::ostringstream &out, const Summary &summary, const Symbo
 			write_example(out, summary, finding, previous, symbols);
 			previous = &finding;
 		}
-		if (group.count > group.examples.size())
-			out << "  ... and " << counted(group.count - group.examples.size(), "more finding")
+		// The examples are log entries, each with its repeats.
+		if (group.logged > group.examples.size())
+			out << "  ... and "
+			    << counted(group.logged - group.examples.size(),
+				       group.logged == group.count ? "more finding"
+								   : "more logged finding")
 			    << " like these\n";
 	}
 }

@@ -101,6 +101,7 @@ std::string render_report_trace(const Summary &summary, const Symbolizer &symbol
 				 {"dma_addr", detail::hex(finding.dma_addr)},
 				 {"size", finding.size},
 				 {"dir", direction_label(finding.dir)},
+				 {"occurrences", finding.occurrences.value_or(1)},
 			 }},
 		});
 	}

@@ -150,14 +150,19 @@ void check_summary(const edgedma::Summary &summary, const Read &read)
 	}
 	if (device_findings != summary.findings_total)
 		finding("the devices' findings do not add up to findings_total");
-	std::uint64_t grouped = 0;
+	std::uint64_t grouped = 0, grouped_logged = 0;
 	for (const auto &group : summary.groups) {
 		grouped += group.count;
+		grouped_logged += group.logged;
 		if (group.examples.size() > options.examples_per_group)
 			finding("a group keeps more examples than asked for");
+		if (group.logged == 0)
+			finding("a group without a finding logged");
 	}
-	if (grouped != summary.findings_total)
-		finding("the groups' counts do not add up to findings_total");
+	if (grouped != summary.occurrences_total)
+		finding("the groups' counts do not add up to occurrences_total");
+	if (grouped_logged != summary.findings_total)
+		finding("the groups' logged findings do not add up to findings_total");
 	if (summary.findings.size() > options.findings_kept ||
 	    summary.losses.size() > options.losses_kept ||
 	    summary.map_event_losses.size() > options.losses_kept)

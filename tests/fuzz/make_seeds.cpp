@@ -77,11 +77,15 @@ Info sample_info()
 
 Stats sample_stats(std::uint64_t scale)
 {
-	return {.requests = 3 * scale, .rejected = 0, .calls = 500 * scale,
-		.mappings_live = 12, .pool_size = 4096, .pool_exhausted = 0,
-		.findings = 2 * scale, .events_dropped = 0, .untracked_devices = 0,
-		.hook_missed = 1, .unseen_mappings = 0, .map_events = 40 * scale,
-		.map_events_dropped = 1, .memory = 3 << 20};
+	Stats stats{.requests = 3 * scale, .rejected = 0, .calls = 500 * scale,
+		    .mappings_live = 12, .pool_size = 4096, .pool_exhausted = 0,
+		    .findings = 2 * scale, .events_dropped = 0, .untracked_devices = 0,
+		    .hook_missed = 1, .unseen_mappings = 0, .map_events = 40 * scale,
+		    .map_events_dropped = 1, .memory = 3 << 20};
+	stats.findings_folded = 100 * scale;
+	stats.finding_sites = 2;
+	stats.finding_sites_full = 0;
+	return stats;
 }
 
 Finding sample_finding(std::uint64_t seq, std::uint32_t kind, std::uint64_t time_ns)
@@ -101,6 +105,16 @@ Finding sample_finding(std::uint64_t seq, std::uint32_t kind, std::uint64_t time
 	if (kind != 1)
 		finding.map_caller = 0xffffffffc0001200;
 	finding.detail = "buffer starts 3 bytes into a 64-byte cache line";
+	return finding;
+}
+
+// The logged finding of a site the module found occurrences times.
+Finding folded_finding(std::uint64_t seq, std::uint32_t kind, std::uint64_t time_ns,
+		       std::uint64_t occurrences)
+{
+	Finding finding = sample_finding(seq, kind, time_ns);
+	finding.occurrences = occurrences;
+	finding.last_time_ns = time_ns + 1'000'000;
 	return finding;
 }
 
@@ -198,6 +212,9 @@ void netlink_seeds(const std::filesystem::path &dir)
 	encode_finding(sample_finding(7, 1, 5'000'000), out);
 	seed("finding", out);
 	out.clear();
+	encode_finding(folded_finding(8, 1, 6'000'000, 4103), out);
+	seed("finding-folded", out);
+	out.clear();
 	encode_mapping(sample_mapping(true), out);
 	seed("mapping-sg", out);
 	out.clear();
@@ -250,7 +267,7 @@ void recording_seeds(const std::filesystem::path &dir)
 		sample_map_event(0, 2, 2),
 		sample_map_event(1, 5, 1),
 		Loss{2, 3, Loss::Cause::gap},
-		sample_finding(4, 5, 9'000'000),
+		folded_finding(4, 5, 9'000'000, 101),
 		MapEventLoss{.cpu = 1, .first_seq = 1, .last_seq = 4},
 		Loss{5, 5, Loss::Cause::overflow},
 		SymbolTable{"ffffffffc0001200 t edu_map_buffer\t[edgedma_test_edu]\n"

@@ -98,6 +98,8 @@ TEST(Analyzer, GroupsFindingsByDriverAndKind)
 	Summary summary = analyzer.summary();
 
 	EXPECT_EQ(summary.findings_total, 6u);
+	// Without counts from the module, each finding stands for itself.
+	EXPECT_EQ(summary.occurrences_total, 6u);
 	ASSERT_EQ(summary.groups.size(), 4u);
 	// By driver, then kind; "" (no driver) first.
 	EXPECT_EQ(summary.groups[0].driver, "");
@@ -106,6 +108,7 @@ TEST(Analyzer, GroupsFindingsByDriverAndKind)
 	EXPECT_EQ(misaligned.driver, "edu");
 	EXPECT_EQ(misaligned.kind, static_cast<std::uint32_t>(EDGEDMA_FINDING_ADDR_MISALIGNED));
 	EXPECT_EQ(misaligned.count, 3u);
+	EXPECT_EQ(misaligned.logged, 3u);
 	EXPECT_EQ(misaligned.devices, (std::vector<std::string>{"0000:00:04.0", "0000:00:05.0"}));
 	EXPECT_EQ(misaligned.first_ns, 1000u);
 	EXPECT_EQ(misaligned.last_ns, 4000u);
@@ -121,6 +124,128 @@ TEST(Analyzer, GroupsFindingsByDriverAndKind)
 	EXPECT_EQ(summary.devices[0].device, "0000:00:04.0");
 	EXPECT_EQ(summary.devices[0].total_findings, 3u);
 	EXPECT_EQ(sum(summary.devices[0].findings), 3u);
+}
+
+// finding_of() as the module sends the logged finding of a site found
+// occurrences times, the latest at last_ns.
+Finding counted_finding(std::uint64_t seq, std::uint64_t time_ns, std::uint64_t occurrences,
+			std::uint64_t last_ns, const std::string &device = "0000:00:04.0")
+{
+	Finding finding =
+		finding_of(seq, time_ns, EDGEDMA_FINDING_ADDR_MISALIGNED, device, "edu");
+	finding.occurrences = occurrences;
+	finding.last_time_ns = last_ns;
+	return finding;
+}
+
+TEST(Analyzer, AFoldedFindingCountsAsItsOccurrences)
+{
+	Analyzer analyzer;
+	// A storm at one site, folded into seq 1; one finding elsewhere that
+	// the module did not count (stands for 1).
+	analyzer.add(counted_finding(1, 1000, 4103, 2'100'001'000));
+	analyzer.add(finding_of(2, 5000, EDGEDMA_FINDING_ADDR_MISALIGNED, "0000:00:05.0", "edu"));
+	Summary summary = analyzer.summary();
+
+	EXPECT_EQ(summary.occurrences_total, 4104u);
+	EXPECT_EQ(summary.findings_total, 2u);
+	ASSERT_EQ(summary.groups.size(), 1u);
+	const FindingGroup &group = summary.groups[0];
+	EXPECT_EQ(group.count, 4104u);
+	EXPECT_EQ(group.logged, 2u);
+	EXPECT_EQ(group.first_ns, 1000u);
+	// The latest occurrence, not the latest logged finding.
+	EXPECT_EQ(group.last_ns, 2'100'001'000u);
+	ASSERT_EQ(group.examples.size(), 2u);
+	EXPECT_EQ(group.examples[0].occurrences, std::optional<std::uint64_t>(4103));
+
+	// The timeline counts log entries, at their time.
+	ASSERT_EQ(summary.devices.size(), 2u);
+	EXPECT_EQ(summary.devices[0].total_findings, 1u);
+	EXPECT_EQ(sum(summary.devices[0].findings), 1u);
+	EXPECT_EQ(summary.devices[1].total_findings, 1u);
+}
+
+TEST(Analyzer, ALastTimeBeforeTheFindingsOwnLeavesLastNsAtTheFinding)
+{
+	Analyzer analyzer;
+	analyzer.add(counted_finding(1, 9000, 2, 8990));
+	Summary summary = analyzer.summary();
+	ASSERT_EQ(summary.groups.size(), 1u);
+	EXPECT_EQ(summary.groups[0].last_ns, 9000u);
+	EXPECT_EQ(summary.groups[0].count, 2u);
+}
+
+TEST(Analyzer, EntriesOfOneUnfoldedSiteCountTheSiteOnce)
+{
+	// fold_findings=0: every occurrence is logged, and a dump gives each
+	// entry of the site the site's count then.
+	Analyzer dumped;
+	for (std::uint64_t seq = 1; seq <= 5; seq++)
+		dumped.add(counted_finding(seq, seq * 1000, 5, 5000));
+	Summary summary = dumped.summary();
+	EXPECT_EQ(summary.occurrences_total, 5u);
+	EXPECT_EQ(summary.findings_total, 5u);
+	ASSERT_EQ(summary.groups.size(), 1u);
+	EXPECT_EQ(summary.groups[0].count, 5u);
+	EXPECT_EQ(summary.groups[0].logged, 5u);
+	EXPECT_EQ(summary.devices[0].total_findings, 5u);
+	EXPECT_EQ(sum(summary.devices[0].findings), 5u);
+
+	// As notified one by one (a recording), each with the count when sent,
+	// in any order.
+	Analyzer notified;
+	for (std::uint64_t seq : {2u, 1u, 5u, 3u, 4u})
+		notified.add(counted_finding(seq, seq * 1000, seq, seq * 1000));
+	EXPECT_EQ(notified.summary().groups[0].count, 5u);
+	EXPECT_EQ(notified.summary().occurrences_total, 5u);
+	EXPECT_EQ(notified.summary().findings_total, 5u);
+}
+
+TEST(Analyzer, SitesAreCountedApart)
+{
+	Analyzer analyzer;
+	// Same device and kind, another caller: another site.
+	Finding other_caller = counted_finding(2, 2000, 7, 3000);
+	other_caller.caller = 0xffffffffc0a01800;
+	analyzer.add(counted_finding(1, 1000, 10, 4000));
+	analyzer.add(other_caller);
+	// Another device, same caller: another site too.
+	analyzer.add(counted_finding(3, 3000, 20, 5000, "0000:00:05.0"));
+	// Another kind at the first site's device and caller.
+	Finding leak = counted_finding(4, 4000, 3, 6000);
+	leak.kind = EDGEDMA_FINDING_LEAK;
+	analyzer.add(leak);
+	// The first site again (fold_findings turned off meanwhile): its count
+	// grew to 12, of which the 10 were already counted.
+	analyzer.add(counted_finding(5, 6000, 12, 6000));
+	Summary summary = analyzer.summary();
+
+	ASSERT_EQ(summary.groups.size(), 2u);
+	EXPECT_EQ(summary.groups[0].kind, static_cast<std::uint32_t>(EDGEDMA_FINDING_ADDR_MISALIGNED));
+	EXPECT_EQ(summary.groups[0].count, 12u + 7u + 20u);
+	EXPECT_EQ(summary.groups[0].logged, 4u);
+	EXPECT_EQ(summary.groups[0].last_ns, 6000u);
+	EXPECT_EQ(summary.groups[1].count, 3u);
+	EXPECT_EQ(summary.occurrences_total, 12u + 7u + 20u + 3u);
+	EXPECT_EQ(summary.findings_total, 5u);
+	EXPECT_EQ(summary.devices[0].total_findings, 4u);
+	EXPECT_EQ(summary.devices[1].total_findings, 1u);
+}
+
+TEST(Analyzer, ASiteCountsAtLeastItsEntries)
+{
+	// The module retired the site (its module unloaded) and made it anew
+	// for a module loaded at the same address: the new count starts at 1,
+	// but every entry was an occurrence.
+	Analyzer analyzer;
+	analyzer.add(counted_finding(1, 1000, 3, 2000));
+	analyzer.add(counted_finding(2, 3000, 1, 3000));
+	analyzer.add(counted_finding(3, 4000, 1, 4000));
+	analyzer.add(counted_finding(4, 5000, 1, 5000));
+	Summary summary = analyzer.summary();
+	EXPECT_EQ(summary.groups[0].count, 4u);
+	EXPECT_EQ(summary.occurrences_total, 4u);
 }
 
 TEST(Analyzer, KeepsTheFindingsOfLowestSeqInOrder)

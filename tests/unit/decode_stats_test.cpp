@@ -29,6 +29,9 @@ const Stats sample_stats{
 	.translations_skipped = 0x3'0000'0004,
 	.irqsoff_max_ns = 41'250,
 	.sync_skips_cleared = 0x4'0000'0005,
+	.findings_folded = 0x5'0000'0006,
+	.finding_sites = 10,
+	.finding_sites_full = 0x6'0000'0007,
 };
 
 struct Counter {
@@ -74,6 +77,15 @@ GenlMessage stats_reply(const Stats &stats, std::optional<int> left_out = std::n
 	if (stats.sync_skips_cleared)
 		reply.put_u64_padded(EDGEDMA_A_STATS_SYNC_SKIPS_CLEARED, *stats.sync_skips_cleared,
 				     EDGEDMA_A_STATS_PAD);
+	if (stats.findings_folded)
+		reply.put_u64_padded(EDGEDMA_A_STATS_FINDINGS_FOLDED, *stats.findings_folded,
+				     EDGEDMA_A_STATS_PAD);
+	if (stats.finding_sites)
+		reply.put_u64_padded(EDGEDMA_A_STATS_FINDING_SITES, *stats.finding_sites,
+				     EDGEDMA_A_STATS_PAD);
+	if (stats.finding_sites_full)
+		reply.put_u64_padded(EDGEDMA_A_STATS_FINDING_SITES_FULL, *stats.finding_sites_full,
+				     EDGEDMA_A_STATS_PAD);
 	return reply;
 }
 
@@ -99,6 +111,12 @@ TEST(DecodeStats, RoundTripsCountersWithAPadBeforeEach)
 		.put_u64(EDGEDMA_A_STATS_IRQSOFF_MAX_NS, *sample_stats.irqsoff_max_ns);
 	reply.put_pad(EDGEDMA_A_STATS_PAD)
 		.put_u64(EDGEDMA_A_STATS_SYNC_SKIPS_CLEARED, *sample_stats.sync_skips_cleared);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_FINDINGS_FOLDED, *sample_stats.findings_folded);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_FINDING_SITES, *sample_stats.finding_sites);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_FINDING_SITES_FULL, *sample_stats.finding_sites_full);
 	EXPECT_EQ(decode_stats(reply.attributes()), sample_stats);
 }
 
@@ -128,6 +146,52 @@ TEST(DecodeStats, TakesAModuleWithoutTheSyncSkipCounter)
 	Stats decoded = decode_stats(stats_reply(older).attributes());
 	EXPECT_EQ(decoded, older);
 	EXPECT_FALSE(decoded.sync_skips_cleared);
+}
+
+TEST(DecodeStats, TakesTheFoldingCounters)
+{
+	Stats decoded = decode_stats(stats_reply(sample_stats).attributes());
+	EXPECT_EQ(decoded.findings_folded, std::optional<std::uint64_t>(0x5'0000'0006));
+	EXPECT_EQ(decoded.finding_sites, std::optional<std::uint64_t>(10));
+	EXPECT_EQ(decoded.finding_sites_full, std::optional<std::uint64_t>(0x6'0000'0007));
+}
+
+TEST(DecodeStats, TakesAModuleWithoutTheFoldingCounters)
+{
+	// Modules from before folding send none of the three.
+	Stats older = sample_stats;
+	older.findings_folded.reset();
+	older.finding_sites.reset();
+	older.finding_sites_full.reset();
+	Stats decoded = decode_stats(stats_reply(older).attributes());
+	EXPECT_EQ(decoded, older);
+	EXPECT_FALSE(decoded.findings_folded);
+	EXPECT_FALSE(decoded.finding_sites);
+	EXPECT_FALSE(decoded.finding_sites_full);
+	EXPECT_EQ(decoded.sync_skips_cleared, sample_stats.sync_skips_cleared);
+}
+
+TEST(DecodeStats, KeepsZeroFoldingCountersApartFromMissingOnes)
+{
+	// fold_findings=0, or nothing found yet: the module sends 0.
+	Stats unfolded = sample_stats;
+	unfolded.findings_folded = 0;
+	unfolded.finding_sites = 0;
+	unfolded.finding_sites_full = 0;
+	Stats decoded = decode_stats(stats_reply(unfolded).attributes());
+	EXPECT_EQ(decoded.findings_folded, std::optional<std::uint64_t>(0));
+	EXPECT_EQ(decoded.finding_sites, std::optional<std::uint64_t>(0));
+	EXPECT_EQ(decoded.finding_sites_full, std::optional<std::uint64_t>(0));
+}
+
+TEST(DecodeStats, RejectsFindingsFoldedSentAsU32)
+{
+	Stats without = sample_stats;
+	without.findings_folded.reset();
+	auto reply = stats_reply(without);
+	reply.put_u32(EDGEDMA_A_STATS_FINDINGS_FOLDED, 1);
+	EXPECT_EQ(decode_error(reply.attributes()),
+		  "EDGEDMA_A_STATS_FINDINGS_FOLDED has 4 bytes, expected 8 (u64)");
 }
 
 TEST(DecodeStats, KeepsAZeroIrqsoffMaximumApartFromAMissingOne)

@@ -36,7 +36,22 @@ inline Finding sample_finding(std::uint64_t seq, std::string device = "0000:00:0
 		// render callers name them from a Symbolizer.
 		.caller_name = std::nullopt,
 		.map_caller_name = std::nullopt,
+		// As from a module that predates folding, or a finding it did
+		// not count: the finding stands for itself alone.
+		.occurrences = std::nullopt,
+		.last_time_ns = std::nullopt,
 	};
+}
+
+// sample_finding() as the module sends the logged finding of a site found
+// occurrences times, the latest last_after_ns after the first.
+inline Finding folded_finding(std::uint64_t seq, std::uint64_t occurrences,
+			      std::uint64_t last_after_ns, std::string device = "0000:00:04.0")
+{
+	Finding finding = sample_finding(seq, std::move(device));
+	finding.occurrences = occurrences;
+	finding.last_time_ns = finding.time_ns + last_after_ns;
+	return finding;
 }
 
 // Adds finding's attributes, leaving out one if asked to.
@@ -75,6 +90,10 @@ inline void put_finding(GenlMessage &message, const Finding &finding,
 		string(EDGEDMA_A_FINDING_CALLER_NAME, *finding.caller_name);
 	if (finding.map_caller_name)
 		string(EDGEDMA_A_FINDING_MAP_CALLER_NAME, *finding.map_caller_name);
+	if (finding.occurrences)
+		u64(EDGEDMA_A_FINDING_OCCURRENCES, *finding.occurrences);
+	if (finding.last_time_ns)
+		u64(EDGEDMA_A_FINDING_LAST_TIME_NS, *finding.last_time_ns);
 }
 
 inline GenlMessage finding_message(const Finding &finding,
@@ -205,7 +224,7 @@ inline Policy sample_device_policy()
 	policy.addr_align = 64;
 	policy.len_align = 1;
 	policy.coherency = EDGEDMA_COHERENCY_AUTO;
-	policy.checks = (1u << EDGEDMA_FINDING_LEAK) - 1;
+	policy.checks = (1u << EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN) - 1;
 	policy.dev_coherent = 1;
 	policy.dma_mask = 0xfffffff;
 	policy.seg_boundary = 0xffffffff;

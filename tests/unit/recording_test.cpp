@@ -152,6 +152,29 @@ TEST(Recording, RecordsAreEightByteAligned)
 	EXPECT_EQ(offset, bytes.size());
 }
 
+TEST(Recording, FoldedFindingsAndTheFoldingCountersRoundTrip)
+{
+	Stats stats;
+	stats.findings = 2;
+	stats.findings_folded = 4102;
+	stats.finding_sites = 1;
+	stats.finding_sites_full = 0;
+	// A finding the module counted, and one without a count, as every
+	// recording from before folding holds.
+	std::vector<Record> records{folded_finding(1, 4103, 2'100'000'000), sample_finding(2),
+				    StatsSnapshot{StatsSnapshot::When::end, stats}};
+	auto bytes = encode_recording({}, records);
+	RecordingReader reader(bytes);
+	auto read = read_all(reader);
+	EXPECT_EQ(read, records);
+	ASSERT_EQ(read.size(), 3u);
+	EXPECT_EQ(std::get<Finding>(read[0]).occurrences, std::optional<std::uint64_t>(4103));
+	EXPECT_FALSE(std::get<Finding>(read[1]).occurrences);
+	EXPECT_FALSE(std::get<Finding>(read[1]).last_time_ns);
+	EXPECT_EQ(std::get<StatsSnapshot>(read[2]).stats.finding_sites_full,
+		  std::optional<std::uint64_t>(0));
+}
+
 TEST(Recording, UnknownRecordTypesAreSkippedAndCounted)
 {
 	auto bytes = encode_recording({}, std::vector<Record>{sample_finding(1)});

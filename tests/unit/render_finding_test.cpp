@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <edgedma/names.hpp>
 #include <edgedma/report.hpp>
 
 #include "finding_render.hpp"
@@ -35,7 +36,7 @@ TEST(FindingJson, ParsesBackWithEveryRequiredKey)
 		  (std::set<std::string>{"seq", "time_ns", "kind", "call", "device", "driver",
 					 "dma_addr", "size", "dir", "cpu_phys", "caller",
 					 "caller_addr", "map_caller", "map_caller_addr",
-					 "detail"}));
+					 "detail", "occurrences", "last_time_ns"}));
 	EXPECT_EQ(parsed["seq"], 42);
 	EXPECT_EQ(parsed["time_ns"], finding.time_ns);
 	EXPECT_EQ(parsed["kind"], "addr-misaligned");
@@ -51,6 +52,21 @@ TEST(FindingJson, ParsesBackWithEveryRequiredKey)
 	EXPECT_EQ(parsed["map_caller"], "edu_map+0x100/0x1000 [edgedma_test_edu]");
 	EXPECT_EQ(parsed["map_caller_addr"], "0xffffffffc0a00100");
 	EXPECT_EQ(parsed["detail"], finding.detail);
+	// Not counted by the module (sample_finding()): null.
+	EXPECT_TRUE(parsed["occurrences"].is_null());
+	EXPECT_TRUE(parsed["last_time_ns"].is_null());
+}
+
+TEST(FindingJson, CarriesTheCountOfAFoldedFinding)
+{
+	Finding finding = folded_finding(42, 4103, 2'100'000'000);
+	auto parsed = nlohmann::json::parse(render_finding_json(finding, symbols));
+	EXPECT_EQ(parsed["occurrences"], 4103);
+	EXPECT_EQ(parsed["last_time_ns"], finding.time_ns + 2'100'000'000);
+	EXPECT_EQ(parsed["time_ns"], finding.time_ns);
+	// Counted once so far is still a count.
+	parsed = nlohmann::json::parse(render_finding_json(folded_finding(43, 1, 0), symbols));
+	EXPECT_EQ(parsed["occurrences"], 1);
 }
 
 TEST(FindingJson, AbsentValuesAreNull)
@@ -100,6 +116,33 @@ TEST(FindingText, OneLineThenTheDetailIndented)
 		  "edu_run_mode+0x234/0x800 [edgedma_test_edu]\n"
 		  "    DMA address 0xfffff001 is not aligned to the 64 bytes the device "
 		  "needs\n");
+}
+
+TEST(FindingText, SaysHowOftenAndWhenLastForAFoldedFinding)
+{
+	EXPECT_EQ(finding_text(folded_finding(42, 4103, 2'100'000'000), symbols),
+		  "#42 addr-misaligned 0000:00:04.0 (edgedma_test_edu) dma_map_page by "
+		  "edu_run_mode+0x234/0x800 [edgedma_test_edu] (x4103, last 2.100 s later)\n"
+		  "    DMA address 0xfffff001 is not aligned to the 64 bytes the device "
+		  "needs\n");
+	EXPECT_TRUE(contains(finding_text(folded_finding(7, 12, 3'500'000), symbols),
+			     "[edgedma_test_edu] (x12, last 3.50 ms later)\n"));
+}
+
+TEST(FindingText, SaysNothingOfACountOfOneOrNone)
+{
+	const std::string plain = finding_text(sample_finding(42), symbols);
+	EXPECT_EQ(finding_text(folded_finding(42, 1, 0), symbols), plain);
+	EXPECT_FALSE(contains(plain, "(x"));
+}
+
+TEST(FindingText, LeavesOutALastTimeNoLaterThanTheFindings)
+{
+	// The module takes the two times apart: the latest may read earlier.
+	Finding finding = folded_finding(5, 9, 0);
+	finding.last_time_ns = finding.time_ns - 40;
+	EXPECT_TRUE(contains(finding_text(finding, symbols), "[edgedma_test_edu] (x9)\n"));
+	EXPECT_EQ(describe_occurrences(folded_finding(5, 9, 0)), "x9");
 }
 
 TEST(FindingText, SaysWhenThereIsNoDriverOrCaller)

@@ -130,6 +130,56 @@ TEST(ReportText, ShowsLossesAndDevices)
 	EXPECT_TRUE(contains(text, "0000:00:05.0  edgedma_test_edu    250  1000.0 KiB         1  0\n"));
 }
 
+// A storm the module folded into seq 1 (4103 occurrences over 2.1 s), and
+// two findings it did not count, all of one group on one device.
+Summary folded_summary()
+{
+	AnalysisOptions options;
+	options.examples_per_group = 2;
+	Analyzer analyzer(options);
+	analyzer.add(folded_finding(1, 4103, 2'100'000'000));
+	analyzer.add(sample_finding(2));
+	analyzer.add(sample_finding(3));
+	Stats stats;
+	stats.findings = 3;
+	stats.findings_folded = 4102;
+	stats.finding_sites = 1;
+	stats.finding_sites_full = 2;
+	analyzer.add(StatsSnapshot{StatsSnapshot::When::end, stats});
+	return analyzer.summary();
+}
+
+TEST(ReportText, CountsTheOccurrencesOfFoldedFindings)
+{
+	std::string text = render_report_text(folded_summary(), symbols);
+	EXPECT_TRUE(contains(text, "0 mapping calls and 4105 findings (3 logged) from 1 device")) << text;
+	EXPECT_TRUE(contains(text, "Findings: 4105 (3 logged) in 1 group")) << text;
+	EXPECT_TRUE(contains(text, "edgedma_test_edu: addr-misaligned: 4105 findings (3 logged) "
+				   "on 1 device"))
+		<< text;
+	EXPECT_TRUE(contains(text, "#1 at +0 ns: 0000:00:04.0 dma_map_page by "
+				   "edu_run_mode+0x234/0x800 [edgedma_test_edu], mapped by "
+				   "edu_map+0x100/0x1000 [edgedma_test_edu] (x4103, last 2.100 s later)\n"))
+		<< text;
+	EXPECT_TRUE(contains(text, "#2 at +1.000 s: 0000:00:04.0 dma_map_page by "
+				   "edu_run_mode+0x234/0x800 [edgedma_test_edu], mapped by "
+				   "edu_map+0x100/0x1000 [edgedma_test_edu]\n"))
+		<< text;
+	// Two examples of three entries: one more entry, not 4103 more.
+	EXPECT_TRUE(contains(text, "... and 1 more logged finding like these")) << text;
+	// The devices' column counts the findings logged, as the timeline.
+	EXPECT_TRUE(contains(text, "0000:00:04.0  edgedma_test_edu      0  0 bytes         3  0\n"))
+		<< text;
+}
+
+TEST(ReportText, SaysNothingOfLoggedWhenNothingWasFolded)
+{
+	std::string text = render_report_text(sample_summary(), symbols);
+	EXPECT_FALSE(contains(text, "logged")) << text;
+	EXPECT_FALSE(contains(text, "[edgedma_test_edu] (x")) << text;
+	EXPECT_TRUE(contains(text, "mapped by edu_map+0x100/0x1000 [edgedma_test_edu]\n"));
+}
+
 TEST(ReportText, SaysSoWhenThereIsNothing)
 {
 	std::string text = render_report_text(Analyzer().summary(), symbols);
@@ -186,6 +236,54 @@ TEST(ReportJson, ParsesBackWithTheDocumentedFields)
 	EXPECT_EQ(json["devices"][0]["total_calls"], 750);
 	EXPECT_EQ(json["findings"].size(), 4u);
 	EXPECT_EQ(json["findings"][3]["detail"], hostile_detail);
+}
+
+TEST(ReportJson, CarriesOccurrencesAndTheFoldingCounters)
+{
+	Summary summary = folded_summary();
+	auto json = nlohmann::json::parse(render_report_json(summary, symbols));
+	// findings as the module numbered them, comparable with its seq.
+	EXPECT_EQ(json["totals"]["findings"], 3);
+	EXPECT_EQ(json["totals"]["occurrences"], 4105);
+	EXPECT_EQ(json["totals"]["findings_kept"], 3);
+	ASSERT_EQ(json["groups"].size(), 1u);
+	const auto &group = json["groups"][0];
+	EXPECT_EQ(group["count"], 4105);
+	EXPECT_EQ(group["logged"], 3);
+	EXPECT_EQ(group["last_ns"], summary.groups[0].examples[0].time_ns + 2'100'000'000);
+	EXPECT_EQ(group["examples"][0]["occurrences"], 4103);
+	EXPECT_EQ(group["examples"][0]["last_time_ns"],
+		  summary.groups[0].examples[0].time_ns + 2'100'000'000);
+	EXPECT_TRUE(group["examples"][1]["occurrences"].is_null());
+	EXPECT_TRUE(group["examples"][1]["last_time_ns"].is_null());
+	EXPECT_EQ(json["devices"][0]["total_findings"], 3);
+	EXPECT_EQ(json["findings"][0]["occurrences"], 4103);
+
+	const auto &stats = json["stats_end"];
+	EXPECT_EQ(stats["findings_folded"], 4102);
+	EXPECT_EQ(stats["finding_sites"], 1);
+	EXPECT_EQ(stats["finding_sites_full"], 2);
+	// Counters the module did not send are null.
+	EXPECT_TRUE(stats["sync_skips_cleared"].is_null());
+	EXPECT_TRUE(stats["memory"].is_null());
+}
+
+TEST(ReportJson, TotalsOfFindingsAgreeWithoutFolding)
+{
+	auto json = nlohmann::json::parse(render_report_json(sample_summary(), symbols));
+	EXPECT_EQ(json["totals"]["findings"], 4);
+	EXPECT_EQ(json["totals"]["occurrences"], 4);
+	EXPECT_EQ(json["groups"][0]["logged"], 3);
+}
+
+TEST(ReportTrace, AFindingSaysItsOccurrences)
+{
+	auto trace = nlohmann::json::parse(render_report_trace(folded_summary(), symbols));
+	std::vector<std::uint64_t> occurrences;
+	for (const auto &event : trace["traceEvents"])
+		if (event["ph"] == "i")
+			occurrences.push_back(event["args"]["occurrences"].get<std::uint64_t>());
+	EXPECT_EQ(occurrences, (std::vector<std::uint64_t>{4103, 1, 1}));
 }
 
 TEST(ReportTrace, HasATrackPerDeviceWithCountersAndFindings)

@@ -85,6 +85,9 @@ Stats newest_stats()
 	stats.translations_skipped = 5;
 	stats.irqsoff_max_ns = 41'250;
 	stats.sync_skips_cleared = 2;
+	stats.findings_folded = 4102;
+	stats.finding_sites = 10;
+	stats.finding_sites_full = 3;
 	return stats;
 }
 
@@ -129,6 +132,27 @@ TEST(StatusJson, CarriesTheNewerCountersWhenTheModuleSendsThem)
 	EXPECT_EQ(parsed["stats"]["translations_skipped"], 5);
 	EXPECT_EQ(parsed["stats"]["irqsoff_max_ns"], 41'250);
 	EXPECT_EQ(parsed["stats"]["sync_skips_cleared"], 2);
+	EXPECT_EQ(parsed["stats"]["findings_folded"], 4102);
+	EXPECT_EQ(parsed["stats"]["finding_sites"], 10);
+	EXPECT_EQ(parsed["stats"]["finding_sites_full"], 3);
+}
+
+TEST(StatusJson, LeavesOutTheFoldingCountersOfAnOlderModule)
+{
+	Stats older = newest_stats();
+	older.findings_folded.reset();
+	older.finding_sites.reset();
+	older.finding_sites_full.reset();
+	auto parsed = nlohmann::json::parse(status_json(sample_info, older).dump());
+	EXPECT_FALSE(parsed["stats"].contains("findings_folded"));
+	EXPECT_FALSE(parsed["stats"].contains("finding_sites"));
+	EXPECT_FALSE(parsed["stats"].contains("finding_sites_full"));
+	EXPECT_EQ(parsed["stats"]["sync_skips_cleared"], 2);
+	// A module that sends 0 said 0.
+	Stats unfolded = newest_stats();
+	unfolded.findings_folded = 0;
+	parsed = nlohmann::json::parse(status_json(sample_info, unfolded).dump());
+	EXPECT_EQ(parsed["stats"]["findings_folded"], 0);
 }
 
 TEST(StatusText, ShowsTheNewerCountersWhenTheModuleSendsThem)
@@ -137,8 +161,18 @@ TEST(StatusText, ShowsTheNewerCountersWhenTheModuleSendsThem)
 	EXPECT_TRUE(contains(text, "kernel memory held:     3400000 bytes\n"
 				   "translations skipped:   5 (IOMMU could sleep)\n"
 				   "irqs-off max:           41250 ns\n"
-				   "sync skips turned off:  2 (syncs kept visible, 6.11+)\n"))
+				   "sync skips turned off:  2 (syncs kept visible, 6.11+)\n"
+				   "findings folded:        4102 (repeats counted, not logged)\n"
+				   "finding sites:          10 (device, kind, caller)\n"
+				   "site table full:        3 (findings logged unfolded)\n"))
 		<< text;
+	Stats older = newest_stats();
+	older.findings_folded.reset();
+	older.finding_sites.reset();
+	older.finding_sites_full.reset();
+	std::string older_text = status_text(sample_info, older);
+	EXPECT_FALSE(contains(older_text, "folded")) << older_text;
+	EXPECT_FALSE(contains(older_text, "site")) << older_text;
 	Stats untimed = newest_stats();
 	untimed.irqsoff_max_ns = 0;
 	EXPECT_TRUE(contains(status_text(sample_info, untimed),

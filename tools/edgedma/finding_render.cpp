@@ -14,9 +14,12 @@ std::string finding_text(const Finding &finding, const Symbolizer &symbols)
 	// the symbols read now (describe_caller() says why).
 	std::string caller =
 		describe_caller(finding.caller, finding.caller_name, symbols).value_or("unknown");
+	std::string repeats;
+	if (auto occurrences = describe_occurrences(finding))
+		repeats = " (" + *occurrences + ")";
 	return "#" + std::to_string(finding.seq) + " " + finding_kind_label(finding.kind) +
 	       " " + finding.device + " (" + driver + ") " + call_kind_label(finding.call) +
-	       " by " + caller + "\n    " + finding.detail + "\n";
+	       " by " + caller + repeats + "\n    " + finding.detail + "\n";
 }
 
 nlohmann::ordered_json loss_json(const Loss &loss)

@@ -16,7 +16,9 @@ namespace edgedma::cli {
 
 // Two lines: "#SEQ KIND DEVICE (DRIVER) CALL by CALLER", then the detail
 // sentence indented by four spaces. CALLER is the module's name for it when
-// the finding has one, else what symbols say (describe_caller()).
+// the finding has one, else what symbols say (describe_caller()). A finding
+// the module folded repeats into ends its first line with how often and when
+// last (describe_occurrences()): " (x4103, last 2.100 s later)".
 std::string finding_text(const Finding &finding, const Symbolizer &symbols);
 
 // {"lost": N, "first_seq": A, "last_seq": B, "cause": "gap"|"overflow"}

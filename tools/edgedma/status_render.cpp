@@ -47,6 +47,12 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 		status["stats"]["irqsoff_max_ns"] = *stats->irqsoff_max_ns;
 	if (stats && stats->sync_skips_cleared)
 		status["stats"]["sync_skips_cleared"] = *stats->sync_skips_cleared;
+	if (stats && stats->findings_folded)
+		status["stats"]["findings_folded"] = *stats->findings_folded;
+	if (stats && stats->finding_sites)
+		status["stats"]["finding_sites"] = *stats->finding_sites;
+	if (stats && stats->finding_sites_full)
+		status["stats"]["finding_sites_full"] = *stats->finding_sites_full;
 	return status;
 }
 
@@ -99,6 +105,15 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 		if (stats->sync_skips_cleared)
 			line("sync skips turned off", std::to_string(*stats->sync_skips_cleared) +
 							      " (syncs kept visible, 6.11+)");
+		if (stats->findings_folded)
+			line("findings folded", std::to_string(*stats->findings_folded) +
+							" (repeats counted, not logged)");
+		if (stats->finding_sites)
+			line("finding sites", std::to_string(*stats->finding_sites) +
+						      " (device, kind, caller)");
+		if (stats->finding_sites_full)
+			line("site table full", std::to_string(*stats->finding_sites_full) +
+							" (findings logged unfolded)");
 	}
 	return text.str();
 }

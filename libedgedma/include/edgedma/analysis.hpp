@@ -32,10 +32,14 @@ struct AnalysisOptions {
 struct FindingGroup {
 	std::string driver;  // "" for devices with no driver bound
 	std::uint32_t kind = 0;
+	// Occurrences: a finding the module folded repeats into counts as its
+	// Finding::occurrences (a site's count once, however many of its
+	// entries carry it), one without as 1.
 	std::uint64_t count = 0;
+	std::uint64_t logged = 0;         // the findings logged, as Summary::findings_total
 	std::vector<std::string> devices; // sorted, distinct
 	std::uint64_t first_ns = 0;
-	std::uint64_t last_ns = 0;
+	std::uint64_t last_ns = 0;        // of the latest occurrence
 	std::vector<Finding> examples;    // the first ones, in seq order
 };
 
@@ -48,6 +52,10 @@ struct DeviceTimeline {
 	std::vector<std::uint64_t> maps;         // map and alloc calls
 	std::vector<std::uint64_t> unmaps;       // unmap and free calls
 	std::vector<std::uint64_t> syncs;
+	// Findings logged in each bucket, at their time, as total_findings
+	// counts them: log entries (as Summary::findings_total), not
+	// occurrences, since the repeats folded into one have no time of their
+	// own but the latest. FindingGroup::count has the occurrences.
 	std::vector<std::uint64_t> findings;
 	std::uint64_t total_bytes_mapped = 0;
 	std::uint64_t total_calls = 0;
@@ -76,7 +84,12 @@ struct Summary {
 	std::uint64_t bucket_ns = 0;
 	std::uint32_t bucket_count = 0;
 
+	// Findings logged (as the module numbers them, comparable with its
+	// seq, findings_lost and findings.size()) and the occurrences they
+	// stand for (as FindingGroup::count; more than the logged ones where the
+	// module folded repeats).
 	std::uint64_t findings_total = 0;
+	std::uint64_t occurrences_total = 0;
 	std::uint64_t map_events_total = 0;
 	std::uint64_t findings_lost = 0;
 	std::uint64_t map_events_lost = 0;

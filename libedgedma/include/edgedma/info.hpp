@@ -61,6 +61,14 @@ struct Stats {
 	// dev->dma_skip_sync) for a device it watches, so its syncs reach the
 	// hooks; 0 where the kernel never skips syncs. Absent from older modules.
 	std::optional<std::uint64_t> sync_skips_cleared;
+	// Folding of repeated findings (absent from older modules, all three):
+	// occurrences counted into the logged finding of their site (device,
+	// kind, caller) instead of being logged; the sites seen; and
+	// occurrences logged unfolded because the module's site table
+	// (finding_sites) had no room for their site.
+	std::optional<std::uint64_t> findings_folded;
+	std::optional<std::uint64_t> finding_sites;
+	std::optional<std::uint64_t> finding_sites_full;
 
 	bool operator==(const Stats &) const = default;
 };

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <edgedma/export.hpp>
+#include <edgedma/records.hpp>
 
 namespace edgedma {
 
@@ -43,5 +44,11 @@ EDGEDMA_API std::uint32_t all_checks();
 // The kinds whose bits are set, as finding_kind_label() spells them, in
 // enum order; unknown bits appear as "kind-N".
 EDGEDMA_API std::vector<std::string> check_names(std::uint32_t checks);
+
+// How often a finding's site was found, for a finding the module folded
+// repeats into (Finding::occurrences above 1): "x4103, last 2.100 s later",
+// the latest occurrence's time after the finding's own, or "x4103" alone
+// when it was no later. Nothing for a finding found once or not counted.
+EDGEDMA_API std::optional<std::string> describe_occurrences(const Finding &finding);
 
 } // namespace edgedma

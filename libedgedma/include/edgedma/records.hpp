@@ -38,6 +38,17 @@ struct Finding {
 	// that text) and has nothing for a module unloaded since.
 	std::optional<std::string> caller_name;
 	std::optional<std::string> map_caller_name;
+	// The module folds repeats: a finding whose site (device, kind, caller)
+	// already has one in its log is only counted into that one. occurrences
+	// is how often the site was found so far, this finding included, when
+	// the module sent it; last_time_ns (ktime_get_ns(), as time_ns) the
+	// latest of them. The two come together; both are absent where the
+	// module did not count (no caller, its site table was full), and from
+	// modules (and recordings) that predate folding: then the finding
+	// stands for itself alone. With fold_findings=0 every occurrence is
+	// logged, and each entry of a site carries the site's count.
+	std::optional<std::uint64_t> occurrences;
+	std::optional<std::uint64_t> last_time_ns;
 
 	bool operator==(const Finding &) const = default;
 };
