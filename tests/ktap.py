@@ -23,12 +23,14 @@ class Counts:
     failed: int = 0
     skipped: int = 0
     failures: list = field(default_factory=list)
+    skips: list = field(default_factory=list)   # (name, reason) of each skip
 
     def add(self, other):
         self.passed += other.passed
         self.failed += other.failed
         self.skipped += other.skipped
         self.failures += other.failures
+        self.skips += other.skips
 
     def fail(self, name):
         self.failed += 1
@@ -79,6 +81,7 @@ def count(text, prefix=""):
             continue
         if skip:
             c.skipped += 1
+            c.skips.append((name, (m.group("reason") or "").strip()))
         elif ok:
             c.passed += 1
         else:

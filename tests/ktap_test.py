@@ -19,6 +19,12 @@ class KtapCount(unittest.TestCase):
         text = "KTAP version 1\n1..3\nok 1 a\nnot ok 2 b # boom\nok 3 c # SKIP why\n"
         self.assertEqual(counts(text), (1, 1, 1, ["t: b"]))
 
+    def test_each_skip_keeps_its_name_and_reason(self):
+        text = ("1..3\nok 1 a # SKIP no device\nok 2 # SKIP b (hook x): no mode\n"
+                "ok 3 c\n")
+        c = ktap.count(text, "t: ")
+        self.assertEqual(c.skips, [("t: a", "no device"), ("t: ", "b (hook x): no mode")])
+
     def test_a_result_short_of_the_plan_fails(self):
         passed, failed, _, failures = counts("1..3\nok 1 a\nok 2 b\n")
         self.assertEqual((passed, failed), (2, 1))

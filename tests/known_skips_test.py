@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""tests/run-check fails a skip that tests/known-skips does not expect."""
+import importlib.machinery
+import importlib.util
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import ktap  # noqa: E402
+
+_loader = importlib.machinery.SourceFileLoader("run_check", str(HERE / "run-check"))
+_spec = importlib.util.spec_from_loader("run_check", _loader)
+run_check = importlib.util.module_from_spec(_spec)
+_loader.exec_module(run_check)
+
+
+def judged(lane, text, rules):
+    c = ktap.count(text, f"{lane}: ")
+    run_check.judge_skips(lane, c, rules, f"{lane}: ")
+    return c
+
+
+class KnownSkips(unittest.TestCase):
+    rules = [("x86_64-6.1", "*(hook tracepoint): this kernel has no tracepoint hook mode*"),
+             ("arm64-*", "*: refuses mode x*")]
+
+    def test_an_expected_skip_passes(self):
+        c = judged("x86_64-6.1", "1..1\nok 1 # SKIP a (hook tracepoint): this kernel has "
+                   "no tracepoint hook mode (0x2)\n", self.rules)
+        self.assertEqual((c.failed, c.skipped), (0, 1))
+
+    def test_the_same_skip_on_another_lane_fails(self):
+        c = judged("x86_64-6.12", "1..1\nok 1 # SKIP a (hook tracepoint): this kernel has "
+                   "no tracepoint hook mode (0x2)\n", self.rules)
+        self.assertEqual(c.failed, 1)
+        self.assertIn("does not expect", c.failures[0])
+
+    def test_lane_globs_match(self):
+        c = judged("arm64-6.12-rt", "1..1\nok 1 # SKIP m: refuses mode x here\n", self.rules)
+        self.assertEqual(c.failed, 0)
+
+    def test_an_unknown_reason_fails(self):
+        c = judged("arm64-6.12", "1..2\nok 1 # SKIP m: refuses mode x\n"
+                   "ok 2 y # SKIP setup failed\n", self.rules)
+        self.assertEqual(c.failures, ["arm64-6.12: a skip tests/known-skips does not "
+                                      "expect: y # setup failed"])
+
+    def test_the_file_parses_and_several_lanes_share_a_line(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".skips") as f:
+            f.write("# comment\n\na b-*: pattern one\n")
+            f.flush()
+            rules = run_check.known_skips(Path(f.name))
+        self.assertEqual(rules, [("a", "pattern one"), ("b-*", "pattern one")])
+        self.assertTrue(run_check.known_skips())  # the project's own file parses
+
+    def test_a_line_without_a_pattern_is_refused(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".skips") as f:
+            f.write("lane-only\n")
+            f.flush()
+            with self.assertRaises(SystemExit):
+                run_check.known_skips(Path(f.name))
+
+
+if __name__ == "__main__":
+    unittest.main()
