@@ -228,7 +228,7 @@ static void edgedma_repeats_work_fn(struct work_struct *work)
 	while (edgedma_site_next_repeated(&pos, &r)) {
 		edgedma_devrec_names(r.rec, device, driver);
 		if (log && printed < 10) {
-			pr_info("finding %llu %s on %s (%s) repeated: %llu times so far, the last %llu ms ago\n",
+			pr_info("finding %llu %s on %s (%s): found %llu times so far, the last %llu ms ago\n",
 				r.seq, edgedma_finding_kind_name(r.kind), device,
 				driver[0] ? driver : "no driver", r.count,
 				div_u64(now > r.last_ns ? now - r.last_ns : 0, NSEC_PER_MSEC));
