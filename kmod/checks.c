@@ -661,9 +661,15 @@ static void edgedma_judge_call(const struct edgedma_call *call)
 	case EDGEDMA_CALL_MAP_SG:
 		edgedma_on_map_sg(&ctx);
 		break;
+	case EDGEDMA_CALL_FREE_COHERENT:
+		if (call->caller_irqs_off)
+			edgedma_found(&ctx, EDGEDMA_FINDING_FREE_IRQS_OFF, call->dma_addr,
+				      call->size, 0,
+				      "dma_free_coherent of %llu bytes at %#llx with interrupts disabled: the DMA core may vunmap there, which can sleep, and WARNs; free from process context (a work item)",
+				      call->size, call->dma_addr);
+		fallthrough;
 	case EDGEDMA_CALL_UNMAP_PAGE:
 	case EDGEDMA_CALL_UNMAP_RESOURCE:
-	case EDGEDMA_CALL_FREE_COHERENT:
 	case EDGEDMA_CALL_FREE_PAGES:
 		edgedma_on_unmap(&ctx);
 		break;

@@ -40,6 +40,22 @@ static inline int bstr_printf(char *buf, size_t size, const char *fmt, const u32
 }
 #endif
 
+/*
+ * Whether interrupts were off in the context a probe interrupted: a kprobe
+ * handler runs in an exception (arm64: with interrupts masked), so its own
+ * state says nothing about the caller's. An architecture difference.
+ */
+static inline bool edgedma_regs_irqs_off(struct pt_regs *regs)
+{
+#if defined(CONFIG_X86)
+	return regs_irqs_disabled(regs);
+#elif defined(CONFIG_ARM64)
+	return !interrupts_enabled(regs);
+#else
+	return false;
+#endif
+}
+
 /* A stack trace, where the kernel keeps the means (CONFIG_STACKTRACE). */
 #ifdef CONFIG_STACKTRACE
 #include <linux/stacktrace.h>

@@ -51,6 +51,12 @@ struct edgedma_call {
 	int mapped_nents;		/* map_sg: entries the API returned */
 	unsigned long attrs;
 	unsigned long caller;
+	/*
+	 * FREE_COHERENT: interrupts were off where the driver called the API
+	 * (the DMA core may vunmap there, and WARNs). The hooks read it from
+	 * the caller's state, not from their own.
+	 */
+	bool caller_irqs_off;
 };
 
 #define EDGEDMA_NO_PHYS	(~0ULL)

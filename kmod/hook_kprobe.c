@@ -243,6 +243,8 @@ static int edgedma_kp_free_attrs(struct kprobe *p, struct pt_regs *regs)
 		return 0;
 	edgedma_kp_init(&call, EDGEDMA_CALL_FREE_COHERENT, regs,
 			DMA_BIDIRECTIONAL);
+	/* At its entry: before dma_free_attrs() WARNs about it. */
+	call.caller_irqs_off = edgedma_regs_irqs_off(regs);
 	call.size = edgedma_kp_arg(regs, 1);
 	call.cpu_addr = cpu_addr;
 	call.dma_addr = edgedma_kp_arg(regs, 3);

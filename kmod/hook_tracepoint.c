@@ -367,6 +367,8 @@ static void edgedma_tp_free(void *data, struct device *dev, void *virt_addr,
 		return;
 	edgedma_call_init(&call, EDGEDMA_CALL_FREE_COHERENT, dev, dir,
 			  edgedma_tp_caller());
+	/* A probe runs in its caller's context (after the core's WARN). */
+	call.caller_irqs_off = irqs_disabled();
 	call.dma_addr = dma_addr;
 	call.cpu_addr = virt_addr;
 	call.size = size;

@@ -32,7 +32,7 @@ struct edgedma_policy_rule {
 #define EDGEDMA_RULE_COHERENCY	BIT(2)
 #define EDGEDMA_RULE_CHECKS	BIT(3)
 
-#define EDGEDMA_CHECKS_ALL	GENMASK(EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN - 1, 0)
+#define EDGEDMA_CHECKS_ALL	GENMASK(EDGEDMA_FINDING_FREE_IRQS_OFF - 1, 0)
 
 /* Hook context: never sleeps. */
 void edgedma_policy_resolve(struct device *dev, struct edgedma_policy *out);

@@ -122,6 +122,8 @@
  *                                  unbind, rebind or unload; behind an IOMMU
  *                                  the stale IOVA keeps pointing at the freed
  *                                  page (one page per leak, same boot).
+ *   free-irqs-off    WARN   WARN   dma_free_coherent() with interrupts off:
+ *                                  only with allow_unsafe=1
  *   storm            quiet  quiet  storm_calls map+unmap pairs of a buffer at
  *                                  misalign_offset, to-device, from
  *                                  storm_sites functions in turn: with a
@@ -1944,6 +1946,27 @@ static int edu_mode_storm(struct edu_test *t)
 	return ret;
 }
 
+/*
+ * dma_free_coherent() with interrupts disabled, as sym53c8xx's rmmod does:
+ * the kernel WARNs (refused unless allow_unsafe=1; the test bed expects
+ * that WARN in its free-irqs-off case).
+ */
+static int edu_mode_free_irqs_off(struct edu_test *t)
+{
+	unsigned long flags;
+	dma_addr_t dma;
+	void *cpu;
+
+	cpu = dma_alloc_coherent(t->dev, PAGE_SIZE, &dma, GFP_KERNEL);
+	if (!cpu)
+		return -ENOMEM;
+	edu_rec(t, "alloc coherent dma=%pad, freed with interrupts off", &dma);
+	local_irq_save(flags);
+	dma_free_coherent(t->dev, PAGE_SIZE, cpu, dma);
+	local_irq_restore(flags);
+	return 0;
+}
+
 static int edu_mode_leak(struct edu_test *t)
 {
 	struct edu_leak *leak;
@@ -2129,6 +2152,8 @@ static const struct edu_mode edu_modes[] = {
 	{ "sync-after-set-mask", edu_mode_sync_after_set_mask, EDU_ANY },
 	{ "leak", edu_mode_leak, EDU_ANY },
 	{ "storm", edu_mode_storm, EDU_ANY },
+	{ "free-irqs-off", edu_mode_free_irqs_off, 0,
+	  "dma_free_attrs() WARNs when interrupts are off" },
 	{ "transfer", edu_mode_transfer, EDU_ANY | EDU_WITH_LOOP },
 	{ "loop", edu_mode_loop, EDU_ANY | EDU_WITH_LOOP },
 	{ "loop-stop", edu_mode_loop_stop, EDU_ANY | EDU_WITH_LOOP },

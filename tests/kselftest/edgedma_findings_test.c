@@ -88,6 +88,7 @@ static const char *const kind_names[] = {
 	[EDGEDMA_FINDING_SYNC_MISMATCH]		= "sync-mismatch",
 	[EDGEDMA_FINDING_LEAK]			= "leak",
 	[EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN] = "cacheline-neighbour-written",
+	[EDGEDMA_FINDING_FREE_IRQS_OFF] = "free-irqs-off",
 };
 
 static const char *kind_name(__u32 kind)

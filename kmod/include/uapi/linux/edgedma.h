@@ -204,6 +204,8 @@ enum edgedma_finding_kind {
 						 * wrote next to a buffer, in a
 						 * line it shares, while the
 						 * device owned the buffer */
+	EDGEDMA_FINDING_FREE_IRQS_OFF,		/* dma_free_coherent with interrupts
+						 * disabled */
 };
 
 /* Coherency of a device as the checks treat it. */
