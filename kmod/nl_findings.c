@@ -50,7 +50,12 @@ bool edgedma_nl_events_listened(void)
 	return genl_has_listeners(&edgedma_family, &init_net, EDGEDMA_GROUP_EVENTS);
 }
 
-int edgedma_nl_notify_finding(const struct edgedma_finding *f)
+/*
+ * Multicast one message of @cmd to the "events" group, its attributes put
+ * by @put; nothing is built when nobody listens.
+ */
+static int edgedma_nl_notify_events(u8 cmd, int (*put)(struct sk_buff *msg, const void *arg),
+				    const void *arg)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -64,8 +69,8 @@ int edgedma_nl_notify_finding(const struct edgedma_finding *f)
 	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		goto out;
-	hdr = genlmsg_put(msg, 0, 0, &edgedma_family, 0, EDGEDMA_CMD_FINDING);
-	if (!hdr || edgedma_nl_put_finding(msg, f)) {
+	hdr = genlmsg_put(msg, 0, 0, &edgedma_family, 0, cmd);
+	if (!hdr || put(msg, arg)) {
 		nlmsg_free(msg);
 		goto out;
 	}
@@ -77,40 +82,43 @@ out:
 	return err;
 }
 
+static int edgedma_nl_put_finding_arg(struct sk_buff *msg, const void *arg)
+{
+	return edgedma_nl_put_finding(msg, arg);
+}
+
+int edgedma_nl_notify_finding(const struct edgedma_finding *f)
+{
+	return edgedma_nl_notify_events(EDGEDMA_CMD_FINDING, edgedma_nl_put_finding_arg, f);
+}
+
+struct edgedma_repeats_msg {
+	const struct edgedma_site_repeats *r;
+	const char *device, *driver;
+};
+
+static int edgedma_nl_put_repeats(struct sk_buff *msg, const void *arg)
+{
+	const struct edgedma_repeats_msg *m = arg;
+
+	if (edgedma_put_u64(msg, EDGEDMA_A_FINDING_SEQ, m->r->seq, EDGEDMA_A_FINDING_PAD) ||
+	    nla_put_u32(msg, EDGEDMA_A_FINDING_KIND, m->r->kind) ||
+	    nla_put_string(msg, EDGEDMA_A_FINDING_DEVICE, m->device) ||
+	    nla_put_string(msg, EDGEDMA_A_FINDING_DRIVER, m->driver) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_FINDING_OCCURRENCES, m->r->count,
+			    EDGEDMA_A_FINDING_PAD) ||
+	    edgedma_put_u64(msg, EDGEDMA_A_FINDING_LAST_TIME_NS, m->r->last_ns,
+			    EDGEDMA_A_FINDING_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 int edgedma_nl_notify_repeats(const struct edgedma_site_repeats *r,
 			      const char *device, const char *driver)
 {
-	struct sk_buff *msg;
-	void *hdr;
-	int err = 0;
+	const struct edgedma_repeats_msg m = { .r = r, .device = device, .driver = driver };
 
-	if (!edgedma_nl_send_begin())
-		return -ESHUTDOWN;
-	if (!edgedma_nl_events_listened())
-		goto out;
-	err = -ENOMEM;
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!msg)
-		goto out;
-	hdr = genlmsg_put(msg, 0, 0, &edgedma_family, 0, EDGEDMA_CMD_FINDING_REPEATS);
-	if (!hdr ||
-	    edgedma_put_u64(msg, EDGEDMA_A_FINDING_SEQ, r->seq, EDGEDMA_A_FINDING_PAD) ||
-	    nla_put_u32(msg, EDGEDMA_A_FINDING_KIND, r->kind) ||
-	    nla_put_string(msg, EDGEDMA_A_FINDING_DEVICE, device) ||
-	    nla_put_string(msg, EDGEDMA_A_FINDING_DRIVER, driver) ||
-	    edgedma_put_u64(msg, EDGEDMA_A_FINDING_OCCURRENCES, r->count,
-			    EDGEDMA_A_FINDING_PAD) ||
-	    edgedma_put_u64(msg, EDGEDMA_A_FINDING_LAST_TIME_NS, r->last_ns,
-			    EDGEDMA_A_FINDING_PAD)) {
-		nlmsg_free(msg);
-		goto out;
-	}
-	genlmsg_end(msg, hdr);
-	edgedma_nl_multicast(msg, EDGEDMA_GROUP_EVENTS);
-	err = 0;
-out:
-	edgedma_nl_send_end();
-	return err;
+	return edgedma_nl_notify_events(EDGEDMA_CMD_FINDING_REPEATS, edgedma_nl_put_repeats, &m);
 }
 
 int edgedma_nl_findings_start(struct netlink_callback *cb)
