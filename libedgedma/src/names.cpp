@@ -15,7 +15,7 @@ namespace edgedma {
 namespace {
 
 constexpr std::uint32_t first_finding_kind = EDGEDMA_FINDING_ADDR_MISALIGNED;
-constexpr std::uint32_t last_finding_kind = EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN;
+constexpr std::uint32_t last_finding_kind = EDGEDMA_FINDING_FREE_IRQS_OFF;
 constexpr std::uint32_t first_call_kind = EDGEDMA_CALL_MAP_PAGE;
 constexpr std::uint32_t last_call_kind = EDGEDMA_CALL_SYNC_SG_FOR_DEVICE;
 constexpr std::uint32_t first_coherency = EDGEDMA_COHERENCY_AUTO;
@@ -41,6 +41,7 @@ constexpr std::string_view name_of(edgedma_finding_kind kind)
 	case EDGEDMA_FINDING_SYNC_MISMATCH: return "sync-mismatch";
 	case EDGEDMA_FINDING_LEAK: return "leak";
 	case EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN: return "cacheline-neighbour-written";
+	case EDGEDMA_FINDING_FREE_IRQS_OFF: return "free-irqs-off";
 	}
 	return {};
 }

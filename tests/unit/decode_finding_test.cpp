@@ -174,7 +174,7 @@ TEST(DecodeFinding, SkipsAttributesItDoesNotKnow)
 TEST(DecodeFinding, KeepsKindsAndCallsItHasNoNameFor)
 {
 	Finding finding = sample_finding(10);
-	finding.kind = EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN + 1;
+	finding.kind = EDGEDMA_FINDING_FREE_IRQS_OFF + 1;
 	finding.call = 200;
 	finding.dir = 9;
 	EXPECT_EQ(decode_finding(finding_message(finding).attributes(), context), finding);

@@ -224,7 +224,7 @@ inline Policy sample_device_policy()
 	policy.addr_align = 64;
 	policy.len_align = 1;
 	policy.coherency = EDGEDMA_COHERENCY_AUTO;
-	policy.checks = (1u << EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN) - 1;
+	policy.checks = (1u << EDGEDMA_FINDING_FREE_IRQS_OFF) - 1;
 	policy.dev_coherent = 1;
 	policy.dma_mask = 0xfffffff;
 	policy.seg_boundary = 0xffffffff;

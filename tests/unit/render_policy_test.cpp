@@ -59,7 +59,7 @@ TEST(PolicyJson, CarriesTheDevicesFacts)
 	EXPECT_TRUE(parsed["driver"].is_null());
 	EXPECT_EQ(parsed["addr_align"], 64);
 	EXPECT_EQ(parsed["coherency"], "auto");
-	EXPECT_EQ(parsed["checks"].size(), std::size_t{EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN});
+	EXPECT_EQ(parsed["checks"].size(), std::size_t{EDGEDMA_FINDING_FREE_IRQS_OFF});
 	EXPECT_EQ(parsed["checks_mask"], all_checks());
 	EXPECT_EQ(parsed["dev_coherent"], true);
 	EXPECT_EQ(parsed["dma_mask"], "0xfffffff");
