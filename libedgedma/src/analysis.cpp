@@ -117,9 +117,38 @@ using SiteKey = std::tuple<std::string, std::string, std::uint32_t, std::uint64_
 struct SiteState {
 	std::uint64_t most_said = 0;
 	std::uint64_t entries = 0;
+	// The seq of its latest entry: FINDING_REPEATS name a site by the seq
+	// of its logged finding (with folding, its one entry).
+	std::uint64_t last_seq = 0;
 
 	std::uint64_t occurrences() const { return std::max(most_said, entries); }
 };
+
+using Sites = std::map<SiteKey, SiteState>;
+
+// What the FINDING_REPEATS of one logged finding said: the most.
+struct Said {
+	std::uint64_t occurrences = 0;
+	std::uint64_t last_time_ns = 0;
+};
+
+// FINDING_REPEATS remembered by seq, at most: the module keeps counts for
+// 65536 sites at most (finding_sites), each with one logged finding.
+constexpr std::size_t repeats_kept = std::size_t{1} << 16;
+
+// A copy of a finding kept for the summary, with the count the latest
+// FINDING_REPEATS of it said, where that is more than its own.
+void apply_repeats(Finding &finding, const std::unordered_map<std::uint64_t, Said> &said)
+{
+	if (!finding.occurrences)
+		return; // not counted: no site, no repeats
+	auto found = said.find(finding.seq);
+	if (found == said.end() || found->second.occurrences <= *finding.occurrences)
+		return;
+	finding.occurrences = found->second.occurrences;
+	finding.last_time_ns = std::max(finding.last_time_ns.value_or(finding.time_ns),
+					found->second.last_time_ns);
+}
 
 bool earlier_seq(const Finding &a, const Finding &b)
 {
@@ -209,7 +238,13 @@ private:
 
 	void add_other(const Finding &finding)
 	{
-		const std::uint64_t occurrences = occurrences_added(finding);
+		// A count FINDING_REPEATS said of it before it came (its
+		// notification was lost, and it was read from the log later).
+		const Said *said = nullptr;
+		if (finding.occurrences)
+			if (auto found = repeats_said_.find(finding.seq); found != repeats_said_.end())
+				said = &found->second;
+		const std::uint64_t occurrences = occurrences_added(finding, said);
 		findings_total_++;
 		occurrences_total_ += occurrences;
 		// The timeline counts log entries: folded repeats have no time of
@@ -225,24 +260,67 @@ private:
 		group.first_ns = std::min(group.first_ns, finding.time_ns);
 		group.last_ns = std::max(group.last_ns,
 					 std::max(finding.time_ns, finding.last_time_ns.value_or(0)));
+		if (said)
+			group.last_ns = std::max(group.last_ns, said->last_time_ns);
 		keep_first(group.examples, finding, options_.examples_per_group);
 		keep_first(findings_, finding, options_.findings_kept);
 	}
 
 	// The occurrences finding adds to what its site's earlier findings
-	// said: 1 for a finding the module did not count, else what its count
-	// says beyond theirs (0 for another entry of a site with fold_findings=0
-	// whose count an earlier entry already said).
-	std::uint64_t occurrences_added(const Finding &finding)
+	// (and the FINDING_REPEATS of it already seen, said) said: 1 for a
+	// finding the module did not count, else what its count says beyond
+	// theirs (0 for another entry of a site with fold_findings=0 whose
+	// count an earlier entry already said).
+	std::uint64_t occurrences_added(const Finding &finding, const Said *said)
 	{
 		if (!finding.occurrences)
 			return 1;
-		SiteState &site =
-			sites_[{finding.device, finding.driver, finding.kind, finding.caller}];
-		const std::uint64_t before = site.occurrences();
-		site.most_said = std::max(site.most_said, *finding.occurrences);
-		site.entries++;
-		return site.occurrences() - before;
+		auto site = sites_.try_emplace(
+			{finding.device, finding.driver, finding.kind, finding.caller}).first;
+		SiteState &state = site->second;
+		const std::uint64_t before = state.occurrences();
+		state.most_said = std::max(state.most_said, *finding.occurrences);
+		if (said)
+			state.most_said = std::max(state.most_said, said->occurrences);
+		state.entries++;
+		// Repeats name the site by its latest entry's seq from now on.
+		if (auto old = site_by_seq_.find(state.last_seq);
+		    old != site_by_seq_.end() && old->second == site)
+			site_by_seq_.erase(old);
+		state.last_seq = finding.seq;
+		site_by_seq_[finding.seq] = site;
+		return state.occurrences() - before;
+	}
+
+	// A later count of a logged finding's site: what it says beyond what
+	// the site's findings said counts in the site's group. Remembered by
+	// seq, for the copies of the finding the summary keeps, and for a
+	// finding that comes after it. Repeats of a finding the recording does
+	// not hold (it predates the recording, or was lost) count nowhere.
+	void add_other(const FindingRepeats &repeats)
+	{
+		auto said = repeats_said_.find(repeats.seq);
+		if (said != repeats_said_.end()) {
+			said->second.occurrences =
+				std::max(said->second.occurrences, repeats.occurrences);
+			said->second.last_time_ns =
+				std::max(said->second.last_time_ns, repeats.last_time_ns);
+		} else if (repeats_said_.size() < repeats_kept) {
+			repeats_said_.emplace(repeats.seq,
+					      Said{repeats.occurrences, repeats.last_time_ns});
+		}
+		auto site = site_by_seq_.find(repeats.seq);
+		if (site == site_by_seq_.end())
+			return;
+		SiteState &state = site->second->second;
+		const std::uint64_t before = state.occurrences();
+		state.most_said = std::max(state.most_said, repeats.occurrences);
+		const std::uint64_t added = state.occurrences() - before;
+		const SiteKey &key = site->second->first;
+		GroupState &group = groups_[{std::get<1>(key), std::get<2>(key)}];
+		group.count += added;
+		occurrences_total_ += added;
+		group.last_ns = std::max(group.last_ns, repeats.last_time_ns);
 	}
 
 	void add_other(const Loss &loss)
@@ -401,7 +479,11 @@ private:
 	std::map<std::pair<std::string, std::uint32_t>, GroupState> groups_;
 	// Sites of the findings that carry a count. As many as the module had
 	// (finding_sites bounds them per load), and each came as a finding.
-	std::map<SiteKey, SiteState> sites_;
+	Sites sites_;
+	// Each site by the seq of its latest entry (SiteState::last_seq).
+	std::unordered_map<std::uint64_t, Sites::iterator> site_by_seq_;
+	// The most the FINDING_REPEATS of each seq said (repeats_kept seqs).
+	std::unordered_map<std::uint64_t, Said> repeats_said_;
 	std::vector<Finding> findings_; // a max-heap on seq while collecting
 
 	std::optional<Info> info_;
@@ -470,6 +552,8 @@ Summary Analyzer::Impl::summary() const
 		out.first_ns = group.first_ns;
 		out.last_ns = group.last_ns;
 		out.examples = in_seq_order(group.examples);
+		for (Finding &example : out.examples)
+			apply_repeats(example, repeats_said_);
 		summary.groups.push_back(std::move(out));
 	}
 
@@ -501,6 +585,8 @@ Summary Analyzer::Impl::summary() const
 	std::ranges::sort(summary.devices, {}, &DeviceTimeline::device);
 
 	summary.findings = in_seq_order(findings_);
+	for (Finding &finding : summary.findings)
+		apply_repeats(finding, repeats_said_);
 	summary.losses = losses_;
 	summary.map_event_losses = map_event_losses_;
 	summary.kallsyms = kallsyms_;

@@ -40,13 +40,22 @@ namespace edgedma::detail {
 // Where an attribute's value goes in its record. The member's type is the
 // attribute's wire type (std::optional of it for attributes the module may
 // leave out); monostate marks an attribute that is known but carries
-// nothing to keep (padding).
+// nothing to keep (padding). Two wire types have a container of their own,
+// and are always optional (absent: empty):
+//  - std::vector<std::uint64_t>: a binary attribute of u64s in host byte
+//    order (EDGEDMA_A_FINDING_CALL_CHAIN);
+//  - std::vector<std::string>: a string of '\n'-separated lines, one
+//    element each (EDGEDMA_A_FINDING_CALL_CHAIN_NAMES); present, it has one
+//    line at least ("" is one empty line), so that every value has exactly
+//    one encoding.
 template <typename Record>
 using Destination = std::variant<std::monostate, std::string Record::*,
 				 std::uint32_t Record::*, std::uint64_t Record::*,
 				 std::optional<std::uint32_t> Record::*,
 				 std::optional<std::uint64_t> Record::*,
-				 std::optional<std::string> Record::*>;
+				 std::optional<std::string> Record::*,
+				 std::vector<std::uint64_t> Record::*,
+				 std::vector<std::string> Record::*>;
 
 enum class Presence { required, optional };
 
@@ -96,6 +105,14 @@ wrong_size(std::string_view context, std::string_view name, std::size_t size,
 								 std::string_view name)
 {
 	throw malformed(context, std::string(name) + " is not a NUL-terminated string");
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] inline void not_u64s(std::string_view context,
+							     std::string_view name,
+							     std::size_t size)
+{
+	throw malformed(context, std::string(name) + " has " + std::to_string(size) +
+			" bytes, not a whole number of u64");
 }
 
 // An attribute's payload into a field of its wire type. Free functions of
@@ -177,6 +194,40 @@ store_attribute(Record &record, std::optional<std::string> Record::*field,
 	store_text(*value, payload, context, name);
 }
 
+// u64s in host byte order, as many as the payload holds.
+template <typename Record>
+inline void store_attribute(Record &record, std::vector<std::uint64_t> Record::*field,
+			    std::span<const std::byte> payload, std::string_view context,
+			    std::string_view name)
+{
+	if (payload.size() % sizeof(std::uint64_t) != 0)
+		not_u64s(context, name, payload.size());
+	std::vector<std::uint64_t> &values = record.*field;
+	values.resize(payload.size() / sizeof(std::uint64_t));
+	if (!values.empty())
+		std::memcpy(values.data(), payload.data(), payload.size());
+}
+
+// A string split at each '\n': "a\nb" is {"a", "b"}, "" is {""}.
+template <typename Record>
+inline void store_attribute(Record &record, std::vector<std::string> Record::*field,
+			    std::span<const std::byte> payload, std::string_view context,
+			    std::string_view name)
+{
+	std::string text;
+	store_text(text, payload, context, name);
+	std::vector<std::string> &lines = record.*field;
+	lines.clear();
+	std::string_view rest = text;
+	for (;;) {
+		const std::size_t end = rest.find('\n');
+		lines.emplace_back(rest.substr(0, end));
+		if (end == std::string_view::npos)
+			break;
+		rest.remove_prefix(end + 1);
+	}
+}
+
 // Puts a field back to its value-initialised state, keeping a string's
 // buffer.
 template <typename Record> struct ResetField {
@@ -192,6 +243,8 @@ template <typename Record> struct ResetField {
 	{
 		(record.*field).reset();
 	}
+	void operator()(std::vector<std::uint64_t> Record::*field) const { (record.*field).clear(); }
+	void operator()(std::vector<std::string> Record::*field) const { (record.*field).clear(); }
 };
 
 // std::visit() of a Destination, as a switch the compiler inlines: GCC 12
@@ -201,7 +254,7 @@ template <typename Record, typename Visitor>
 [[gnu::always_inline]] inline void visit_destination(const Destination<Record> &destination,
 						    Visitor &&visitor)
 {
-	static_assert(std::variant_size_v<Destination<Record>> == 7,
+	static_assert(std::variant_size_v<Destination<Record>> == 9,
 		      "a new kind of Destination needs a case here");
 	switch (destination.index()) {
 	case 0: visitor(*std::get_if<0>(&destination)); break;
@@ -211,6 +264,8 @@ template <typename Record, typename Visitor>
 	case 4: visitor(*std::get_if<4>(&destination)); break;
 	case 5: visitor(*std::get_if<5>(&destination)); break;
 	case 6: visitor(*std::get_if<6>(&destination)); break;
+	case 7: visitor(*std::get_if<7>(&destination)); break;
+	case 8: visitor(*std::get_if<8>(&destination)); break;
 	default: break; // valueless: a Destination is never left so
 	}
 }
@@ -486,6 +541,28 @@ template <typename Record> struct PutAttribute {
 	{
 		if (const auto &text = record.*field)
 			put_text(*text);
+	}
+	// The containers, likewise; left out when empty.
+	void operator()(std::vector<std::uint64_t> Record::*field) const
+	{
+		const auto &values = record.*field;
+		if (values.empty())
+			return;
+		const std::size_t length = values.size() * sizeof(std::uint64_t);
+		if (length + attribute_header_length > UINT16_MAX)
+			throw Error("encode", std::to_string(values.size()) +
+				    " u64s do not fit in an attribute");
+		put_attribute(out, type, values.data(), length);
+	}
+	void operator()(std::vector<std::string> Record::*field) const
+	{
+		const auto &lines = record.*field;
+		if (lines.empty())
+			return;
+		std::string text = lines.front();
+		for (std::size_t i = 1; i < lines.size(); i++)
+			text += '\n' + lines[i];
+		put_text(text);
 	}
 
 private:

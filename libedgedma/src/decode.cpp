@@ -60,7 +60,7 @@ const std::array<AttributeRule<Stats>, 21> stats_rules{{
 	 optional},
 }};
 
-const std::array<AttributeRule<Finding>, 18> finding_rules{{
+const std::array<AttributeRule<Finding>, 21> finding_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_FINDING_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_SEQ), &Finding::seq, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_TIME_NS), &Finding::time_ns, required},
@@ -80,6 +80,23 @@ const std::array<AttributeRule<Finding>, 18> finding_rules{{
 	 optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_OCCURRENCES), &Finding::occurrences, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_LAST_TIME_NS), &Finding::last_time_ns, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_CALL_CHAIN), &Finding::call_chain, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_CALL_CHAIN_NAMES), &Finding::call_chain_names,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_DRIVER_MODULE), &Finding::driver_module, optional},
+}};
+
+// FINDING_REPEATS: a few of the finding attributes, all there.
+const std::array<AttributeRule<FindingRepeats>, 7> finding_repeats_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_FINDING_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_SEQ), &FindingRepeats::seq, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_KIND), &FindingRepeats::kind, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_DEVICE), &FindingRepeats::device, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_DRIVER), &FindingRepeats::driver, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_OCCURRENCES), &FindingRepeats::occurrences,
+	 required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FINDING_LAST_TIME_NS), &FindingRepeats::last_time_ns,
+	 required},
 }};
 
 const std::array<AttributeRule<Mapping>, 14> mapping_rules{{
@@ -271,7 +288,24 @@ Finding decode_finding(AttributeStream attributes, std::string_view context)
 		throw malformed(context, finding.occurrences
 			? "EDGEDMA_A_FINDING_OCCURRENCES without EDGEDMA_A_FINDING_LAST_TIME_NS"
 			: "EDGEDMA_A_FINDING_LAST_TIME_NS without EDGEDMA_A_FINDING_OCCURRENCES");
+	if (finding.call_chain.size() > call_chain_frames_max)
+		throw malformed(context, "EDGEDMA_A_FINDING_CALL_CHAIN has " +
+				std::to_string(finding.call_chain.size()) +
+				" return addresses, more than the " +
+				std::to_string(call_chain_frames_max) + " a call chain may have");
+	// One name per frame, at most: the module cuts the names' text at a
+	// bound, so the last frames may have none, but never more names.
+	if (finding.call_chain_names.size() > finding.call_chain.size())
+		throw malformed(context, "EDGEDMA_A_FINDING_CALL_CHAIN_NAMES names " +
+				std::to_string(finding.call_chain_names.size()) +
+				" frames, EDGEDMA_A_FINDING_CALL_CHAIN has " +
+				std::to_string(finding.call_chain.size()));
 	return finding;
+}
+
+FindingRepeats decode_finding_repeats(AttributeStream attributes, std::string_view context)
+{
+	return decode_set(context, attributes, finding_repeats_rules);
 }
 
 Mapping decode_mapping(AttributeStream attributes, std::string_view context)
@@ -387,6 +421,11 @@ void encode_stats(const Stats &stats, std::vector<std::byte> &out)
 void encode_finding(const Finding &finding, std::vector<std::byte> &out)
 {
 	encode_set(finding, finding_rules, out);
+}
+
+void encode_finding_repeats(const FindingRepeats &repeats, std::vector<std::byte> &out)
+{
+	encode_set(repeats, finding_repeats_rules, out);
 }
 
 void encode_mapping(const Mapping &mapping, std::vector<std::byte> &out)

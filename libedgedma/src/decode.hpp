@@ -39,6 +39,8 @@ std::uint8_t genl_command(const nlmsghdr &message, std::string_view what);
 Info decode_info(AttributeStream attributes);
 Stats decode_stats(AttributeStream attributes);
 Finding decode_finding(AttributeStream attributes, std::string_view context);
+// A FINDING_REPEATS notification (the finding attribute set, in part).
+FindingRepeats decode_finding_repeats(AttributeStream attributes, std::string_view context);
 Mapping decode_mapping(AttributeStream attributes, std::string_view context);
 Device decode_device(AttributeStream attributes, std::string_view context);
 Policy decode_policy(AttributeStream attributes, std::string_view context);
@@ -59,6 +61,7 @@ MapEventsState decode_map_events_state(AttributeStream attributes);
 void encode_info(const Info &info, std::vector<std::byte> &out);
 void encode_stats(const Stats &stats, std::vector<std::byte> &out);
 void encode_finding(const Finding &finding, std::vector<std::byte> &out);
+void encode_finding_repeats(const FindingRepeats &repeats, std::vector<std::byte> &out);
 void encode_mapping(const Mapping &mapping, std::vector<std::byte> &out);
 void encode_map_event(const MapEvent &event, std::vector<std::byte> &out);
 void encode_policy(const Policy &policy, std::vector<std::byte> &out);

@@ -5,9 +5,11 @@
 
 #include <edgedma/client.hpp>
 #include <edgedma/error.hpp>
+#include <edgedma/names.hpp>
 
 #include "finding_receiver.hpp"
 #include "multicast_socket.hpp"
+#include "report_common.hpp"
 
 namespace edgedma {
 namespace {
@@ -41,6 +43,17 @@ std::string describe(const Loss &loss)
 		text += "the socket overflowed, and the module's log no longer holds them";
 		break;
 	}
+	return text;
+}
+
+std::string describe(const FindingRepeats &repeats, std::optional<std::uint64_t> now_ns)
+{
+	std::string text = "finding " + std::to_string(repeats.seq) + " " +
+			   finding_kind_label(repeats.kind) + " on " + repeats.device + " (" +
+			   (repeats.driver.empty() ? "no driver" : repeats.driver) + "): x" +
+			   std::to_string(repeats.occurrences) + " so far";
+	if (now_ns && *now_ns >= repeats.last_time_ns)
+		text += ", last " + detail::duration(*now_ns - repeats.last_time_ns) + " ago";
 	return text;
 }
 

@@ -20,6 +20,7 @@ namespace {
 
 constexpr std::string_view context = "event stream";
 constexpr std::string_view notification = "FINDING notification";
+constexpr std::string_view repeats_notification = "FINDING_REPEATS notification";
 
 } // namespace
 
@@ -65,9 +66,14 @@ void FindingReceiver::parse(std::span<const std::byte> datagram)
 			return;
 		}
 		if (message.nlmsg_type == setup_.family_id) {
-			if (genl_command(message, notification) == EDGEDMA_CMD_FINDING)
+			const std::uint8_t command = genl_command(message, notification);
+			if (command == EDGEDMA_CMD_FINDING)
 				notified_.push_back(decode_finding(
 					genl_attributes(message, notification), notification));
+			else if (command == EDGEDMA_CMD_FINDING_REPEATS)
+				repeats_.push_back(decode_finding_repeats(
+					genl_attributes(message, repeats_notification),
+					repeats_notification));
 			// Other commands: notifications of a newer module.
 		} else if (message.nlmsg_type == GENL_ID_CTRL) {
 			if (says_family_removed(message, setup_.family_id))
@@ -116,6 +122,11 @@ std::vector<StreamEvent> FindingReceiver::poll(std::optional<std::chrono::nanose
 		overflowed_ = false;
 	}
 	sequencer_.end_batch();
+	// After the findings: a repeat names one numbered before, which this
+	// batch may have delivered.
+	for (FindingRepeats &repeats : repeats_)
+		sequencer_.repeated(std::move(repeats), events);
+	repeats_.clear();
 
 	if (family_gone_ && events.empty())
 		throw Error(std::string(context), "the edgedma module was unloaded");

@@ -58,6 +58,7 @@ private:
 
 	// What one wait brought.
 	std::vector<Finding> notified_;
+	std::vector<FindingRepeats> repeats_;
 	bool overflowed_ = false;
 	bool family_gone_ = false;
 };

@@ -58,8 +58,11 @@ constexpr std::size_t padded(std::size_t length)
 
 template <typename Plain> void append(std::vector<std::byte> &out, const Plain &value)
 {
-	const auto *bytes = reinterpret_cast<const std::byte *>(&value);
-	out.insert(out.end(), bytes, bytes + sizeof value);
+	// resize() and memcpy() rather than insert(), whose inlined copy GCC 12
+	// takes for an overflow of the new buffer (-Wstringop-overflow).
+	const std::size_t at = out.size();
+	out.resize(at + sizeof value);
+	std::memcpy(out.data() + at, &value, sizeof value);
 }
 
 void append_header(std::vector<std::byte> &out, const RecordingHeader &header)

@@ -134,6 +134,11 @@ struct Encoder {
 		encode_set(end, end_rules, out);
 		return RecordType::end;
 	}
+	RecordType operator()(const FindingRepeats &repeats) const
+	{
+		encode_finding_repeats(repeats, out);
+		return RecordType::finding_repeats;
+	}
 };
 
 } // namespace
@@ -158,6 +163,7 @@ std::string_view record_type_name(std::uint16_t type)
 	case RecordType::map_event_loss: return "MAP_EVENT_LOSS";
 	case RecordType::symbols: return "SYMBOLS";
 	case RecordType::end: return "END";
+	case RecordType::finding_repeats: return "FINDING_REPEATS";
 	}
 	return "unknown";
 }
@@ -200,6 +206,8 @@ std::optional<Record> decode_record(std::uint16_t type, std::span<const std::byt
 					       payload.size())};
 	case RecordType::end:
 		return decode_set(context, payload, end_rules);
+	case RecordType::finding_repeats:
+		return decode_finding_repeats(payload, context);
 	}
 	return std::nullopt;
 }

@@ -30,6 +30,7 @@ enum class RecordType : std::uint16_t {
 	map_event_loss = 10,
 	symbols = 11,
 	end = 12,
+	finding_repeats = 13,
 };
 
 // The record's type, its payload appended to out.

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include <edgedma/culprit.hpp>
+
 namespace edgedma::detail {
 
 std::string hex(std::uint64_t value)
@@ -18,6 +20,14 @@ std::string caller_text(std::uint64_t address, const std::optional<std::string> 
 			const Symbolizer &symbols)
 {
 	return describe_caller(address, kernel_name, symbols).value_or("unknown");
+}
+
+std::string culprit_text(const Finding &finding, const Symbolizer &symbols)
+{
+	const Culprit culprit = find_culprit(finding);
+	if (culprit.is_caller() || !culprit.name)
+		return caller_text(finding.caller, finding.caller_name, symbols);
+	return *culprit.name;
 }
 
 std::string byte_size(std::uint64_t bytes)

@@ -25,6 +25,10 @@ std::string hex(std::uint64_t value);
 std::string caller_text(std::uint64_t address, const std::optional<std::string> &kernel_name,
 			const Symbolizer &symbols);
 
+// The name of the code to blame for a finding (find_culprit()): the
+// caller's, as caller_text() names it, when the caller is to blame.
+std::string culprit_text(const Finding &finding, const Symbolizer &symbols);
+
 // "512 bytes", "4.0 KiB", "1.5 GiB"
 std::string byte_size(std::uint64_t bytes);
 

@@ -5,6 +5,7 @@
 // Documentation/report.rst; 64-bit addresses are "0x..." strings, as in
 // every other JSON the tool prints, because many JSON readers keep numbers
 // as doubles.
+#include <edgedma/culprit.hpp>
 #include <edgedma/info.hpp>
 #include <edgedma/names.hpp>
 #include <edgedma/report.hpp>
@@ -182,6 +183,33 @@ Json device_json(const DeviceTimeline &device)
 	};
 }
 
+// [{"addr": "0x...", "name": "func+0x1c/0x80 [mod]" or null}], caller
+// first: the name as the module gave it, null for "?" and where it gave
+// none.
+Json call_chain_json(const Finding &finding)
+{
+	Json chain = Json::array();
+	for (std::size_t frame = 0; frame < finding.call_chain.size(); frame++) {
+		Json name = nullptr;
+		if (frame < finding.call_chain_names.size() &&
+		    !finding.call_chain_names[frame].empty() &&
+		    finding.call_chain_names[frame] != "?")
+			name = finding.call_chain_names[frame];
+		chain.push_back({{"addr", hex(finding.call_chain[frame])}, {"name", std::move(name)}});
+	}
+	return chain;
+}
+
+// The culprit's name: the caller's, named as "caller" is, when the caller
+// is to blame.
+Json culprit_json(const Finding &finding, const Symbolizer &symbols)
+{
+	const Culprit culprit = find_culprit(finding);
+	if (culprit.is_caller())
+		return caller_json(finding.caller, finding.caller_name, symbols);
+	return or_null(culprit.name);
+}
+
 } // namespace
 
 Json finding_json(const Finding &finding, const Symbolizer &symbols)
@@ -205,6 +233,9 @@ Json finding_json(const Finding &finding, const Symbolizer &symbols)
 		{"detail", finding.detail},
 		{"occurrences", or_null(finding.occurrences)},
 		{"last_time_ns", or_null(finding.last_time_ns)},
+		{"call_chain", call_chain_json(finding)},
+		{"driver_module", or_null(finding.driver_module)},
+		{"culprit", culprit_json(finding, symbols)},
 	};
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include <edgedma/culprit.hpp>
 #include <edgedma/info.hpp>
 #include <edgedma/names.hpp>
 #include <edgedma/report.hpp>
@@ -78,6 +79,8 @@ void write_example(std::ostringstream &out, const Summary &summary, const Findin
 	if (auto occurrences = describe_occurrences(finding))
 		out << " (" << *occurrences << ')';
 	out << '\n';
+	if (auto culprit = describe_culprit(finding, symbols))
+		out << "      culprit: " << *culprit << '\n';
 	if (!previous || previous->detail != finding.detail)
 		out << "      " << finding.detail << '\n';
 }

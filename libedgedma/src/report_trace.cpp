@@ -96,6 +96,7 @@ std::string render_report_trace(const Summary &summary, const Symbolizer &symbol
 				 {"detail", finding.detail},
 				 {"caller", detail::caller_text(finding.caller, finding.caller_name,
 								symbols)},
+				 {"culprit", detail::culprit_text(finding, symbols)},
 				 {"call", call_kind_label(finding.call)},
 				 {"seq", finding.seq},
 				 {"dma_addr", detail::hex(finding.dma_addr)},

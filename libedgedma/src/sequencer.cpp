@@ -86,6 +86,12 @@ void FindingSequencer::catch_up(std::vector<StreamEvent> &out)
 	recover(std::nullopt, Loss::Cause::gap, out);
 }
 
+void FindingSequencer::repeated(FindingRepeats repeats, std::vector<StreamEvent> &out)
+{
+	counters_.repeats++;
+	out.emplace_back(std::move(repeats));
+}
+
 void FindingSequencer::end_batch()
 {
 	log_.reset();

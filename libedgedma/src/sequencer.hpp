@@ -34,6 +34,10 @@ public:
 	// Delivers what the log already holds from the next seq due, without
 	// counting an overflow (a stream that starts in the past).
 	void catch_up(std::vector<StreamEvent> &out);
+	// A FINDING_REPEATS notification arrived: delivered as it is. It
+	// names an earlier finding's seq and moves nothing of the sequence: no
+	// gap, loss or duplicate is judged by it.
+	void repeated(FindingRepeats repeats, std::vector<StreamEvent> &out);
 
 	// One log read serves every gap of a batch of notifications; the next
 	// batch reads afresh.

@@ -107,6 +107,9 @@ void decode_every_set(AttributeStream attributes)
 		   encode_stats, "stats");
 	round_trip(attributes, [](AttributeStream a) { return decode_finding(a, "fuzz"); },
 		   encode_finding, "finding");
+	round_trip(attributes,
+		   [](AttributeStream a) { return decode_finding_repeats(a, "fuzz"); },
+		   encode_finding_repeats, "finding repeats");
 	round_trip(attributes, [](AttributeStream a) { return decode_mapping(a, "fuzz"); },
 		   encode_mapping, "mapping");
 	round_trip(attributes, [](AttributeStream a) { return decode_policy(a, "fuzz"); },

@@ -118,6 +118,27 @@ Finding folded_finding(std::uint64_t seq, std::uint32_t kind, std::uint64_t time
 	return finding;
 }
 
+// A SCSI host driver's finding: the caller is scsi_dma_map(), the driver's
+// frame further out.
+Finding chained_finding(std::uint64_t seq, std::uint64_t time_ns)
+{
+	Finding finding = folded_finding(seq, 1, time_ns, 3);
+	finding.caller = 0xffffffffc0300040;
+	finding.caller_name = "scsi_dma_map+0x40/0x60 [scsi_mod]";
+	finding.call_chain = {0xffffffffc0300040, 0xffffffff81001234, 0xffffffffc0a011a4};
+	finding.call_chain_names = {"scsi_dma_map+0x40/0x60 [scsi_mod]", "?",
+				    "megasas_build_io_fusion+0x1a4/0x300 [megaraid_sas]"};
+	finding.driver_module = "megaraid_sas";
+	return finding;
+}
+
+FindingRepeats sample_repeats(std::uint64_t seq, std::uint64_t occurrences)
+{
+	return FindingRepeats{.seq = seq, .kind = 1, .device = "0000:00:04.0",
+			      .driver = "edgedma_test_edu", .occurrences = occurrences,
+			      .last_time_ns = 9'500'000};
+}
+
 Mapping sample_mapping(bool scatter_gather)
 {
 	Mapping mapping;
@@ -215,6 +236,12 @@ void netlink_seeds(const std::filesystem::path &dir)
 	encode_finding(folded_finding(8, 1, 6'000'000, 4103), out);
 	seed("finding-folded", out);
 	out.clear();
+	encode_finding(chained_finding(9, 7'000'000), out);
+	seed("finding-chained", out);
+	out.clear();
+	encode_finding_repeats(sample_repeats(8, 5000), out);
+	seed("finding-repeats", out);
+	out.clear();
 	encode_mapping(sample_mapping(true), out);
 	seed("mapping-sg", out);
 	out.clear();
@@ -268,12 +295,15 @@ void recording_seeds(const std::filesystem::path &dir)
 		sample_map_event(1, 5, 1),
 		Loss{2, 3, Loss::Cause::gap},
 		folded_finding(4, 5, 9'000'000, 101),
+		sample_repeats(4, 150),
+		chained_finding(6, 9'200'000),
+		sample_repeats(6, 7),
 		MapEventLoss{.cpu = 1, .first_seq = 1, .last_seq = 4},
 		Loss{5, 5, Loss::Cause::overflow},
 		SymbolTable{"ffffffffc0001200 t edu_map_buffer\t[edgedma_test_edu]\n"
 			    "ffffffffc0001234 t edu_run_dma\t[edgedma_test_edu]\n"},
 		StatsSnapshot{StatsSnapshot::When::end, sample_stats(2)},
-		RecordingEnd{.duration_ns = 8'000'000, .findings = 2, .findings_lost = 3,
+		RecordingEnd{.duration_ns = 8'000'000, .findings = 3, .findings_lost = 3,
 			     .map_events = 3, .map_events_lost = 4,
 			     .map_events_lost_in_kernel = 1},
 	};

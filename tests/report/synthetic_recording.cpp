@@ -260,6 +260,15 @@ Written write_recording(const std::filesystem::path &file, const Options &option
 			finding.caller = owner.caller;
 			if (shape.kind == EDGEDMA_FINDING_DOUBLE_UNMAP)
 				finding.map_caller = owner.caller - 0x100;
+			// The built-in DMA controller driver allocates through
+			// dma_pool_alloc(): a helper, and the driver's frame the
+			// culprit (the page shows both).
+			if (shape.kind == EDGEDMA_FINDING_LEAK) {
+				finding.call_chain = {owner.caller, 0xffffffff81300140};
+				finding.call_chain_names = {"dma_pool_alloc+0x560/0x1000",
+							    "pl330_alloc_descs+0x140/0x400"};
+				finding.driver_module = "";
+			}
 			finding.detail = shape.detail;
 			writer.write(finding);
 			findings_written++;

@@ -248,6 +248,132 @@ TEST(Analyzer, ASiteCountsAtLeastItsEntries)
 	EXPECT_EQ(summary.occurrences_total, 4u);
 }
 
+FindingRepeats repeats_of(const Finding &finding, std::uint64_t occurrences,
+			  std::uint64_t last_ns)
+{
+	return FindingRepeats{finding.seq, finding.kind, finding.device, finding.driver,
+			      occurrences, last_ns};
+}
+
+TEST(Analyzer, ALaterCountOfASiteCountsInItsGroupAndItsFinding)
+{
+	// A recording: the finding as notified (found 3 times by then), then
+	// the module's FINDING_REPEATS of it as the storm went on.
+	Analyzer analyzer;
+	Finding storm = counted_finding(1, 1000, 3, 1500);
+	analyzer.add(storm);
+	analyzer.add(finding_of(2, 5000, EDGEDMA_FINDING_ADDR_MISALIGNED, "0000:00:05.0", "edu"));
+	analyzer.add(repeats_of(storm, 1200, 1'000'001'000));
+	analyzer.add(repeats_of(storm, 4103, 2'100'001'000));
+	Summary summary = analyzer.summary();
+
+	EXPECT_EQ(summary.occurrences_total, 4104u);
+	EXPECT_EQ(summary.findings_total, 2u); // repeats are no log entries
+	ASSERT_EQ(summary.groups.size(), 1u);
+	EXPECT_EQ(summary.groups[0].count, 4104u);
+	EXPECT_EQ(summary.groups[0].logged, 2u);
+	EXPECT_EQ(summary.groups[0].last_ns, 2'100'001'000u);
+	// The finding, wherever the summary keeps it, says the final count.
+	ASSERT_EQ(summary.groups[0].examples.size(), 2u);
+	EXPECT_EQ(summary.groups[0].examples[0].occurrences, std::optional<std::uint64_t>(4103));
+	EXPECT_EQ(summary.groups[0].examples[0].last_time_ns,
+		  std::optional<std::uint64_t>(2'100'001'000));
+	EXPECT_FALSE(summary.groups[0].examples[1].occurrences);
+	ASSERT_EQ(summary.findings.size(), 2u);
+	EXPECT_EQ(summary.findings[0].occurrences, std::optional<std::uint64_t>(4103));
+	// Neither timeline nor span moves: repeats have no time of their own
+	// but the latest, which the group says.
+	EXPECT_EQ(summary.end_ns, 5000u);
+	EXPECT_EQ(summary.devices[0].total_findings, 1u);
+}
+
+TEST(Analyzer, AStaleRepeatChangesNothing)
+{
+	Analyzer analyzer;
+	Finding storm = counted_finding(1, 1000, 50, 9000);
+	analyzer.add(storm);
+	analyzer.add(repeats_of(storm, 40, 8000)); // sent before the log was read
+	Summary summary = analyzer.summary();
+	EXPECT_EQ(summary.groups[0].count, 50u);
+	EXPECT_EQ(summary.groups[0].last_ns, 9000u);
+	EXPECT_EQ(summary.findings[0].occurrences, std::optional<std::uint64_t>(50));
+	EXPECT_EQ(summary.findings[0].last_time_ns, std::optional<std::uint64_t>(9000));
+}
+
+TEST(Analyzer, ARepeatBeforeItsFindingCountsWhenTheFindingComes)
+{
+	// The finding's notification was lost and it was read from the log
+	// after its repeats came.
+	Analyzer analyzer;
+	Finding storm = counted_finding(7, 1000, 10, 2000);
+	analyzer.add(repeats_of(storm, 30, 5000));
+	Summary before = analyzer.summary();
+	EXPECT_EQ(before.occurrences_total, 0u);
+	EXPECT_TRUE(before.groups.empty());
+	analyzer.add(storm);
+	Summary summary = analyzer.summary();
+	EXPECT_EQ(summary.occurrences_total, 30u);
+	ASSERT_EQ(summary.groups.size(), 1u);
+	EXPECT_EQ(summary.groups[0].count, 30u);
+	EXPECT_EQ(summary.groups[0].last_ns, 5000u);
+	EXPECT_EQ(summary.findings[0].occurrences, std::optional<std::uint64_t>(30));
+}
+
+TEST(Analyzer, RepeatsOfAFindingNotRecordedOrNotCountedCountNowhere)
+{
+	Analyzer analyzer;
+	// Not counted by the module: no site, and no repeats for it.
+	Finding uncounted = sample_finding(2);
+	analyzer.add(uncounted);
+	analyzer.add(repeats_of(uncounted, 99, 5000));
+	// Of a finding from before the recording.
+	analyzer.add(repeats_of(counted_finding(1, 10, 5, 20), 77, 30));
+	Summary summary = analyzer.summary();
+	EXPECT_EQ(summary.occurrences_total, 1u);
+	ASSERT_EQ(summary.groups.size(), 1u);
+	EXPECT_EQ(summary.groups[0].count, 1u);
+	EXPECT_FALSE(summary.findings[0].occurrences);
+}
+
+TEST(Analyzer, RepeatsCountPerSiteByTheSeqOfItsFinding)
+{
+	Analyzer analyzer;
+	Finding first = counted_finding(1, 1000, 2, 1000);
+	Finding other = counted_finding(2, 2000, 2, 2000);
+	other.caller = 0xffffffffc0a01800; // another site
+	Finding leak = counted_finding(3, 3000, 1, 3000);
+	leak.kind = EDGEDMA_FINDING_LEAK;
+	for (const Finding &finding : {first, other, leak})
+		analyzer.add(finding);
+	analyzer.add(repeats_of(other, 10, 9000));
+	analyzer.add(repeats_of(leak, 4, 8000));
+	analyzer.add(repeats_of(other, 12, 9500));
+	Summary summary = analyzer.summary();
+	ASSERT_EQ(summary.groups.size(), 2u);
+	EXPECT_EQ(summary.groups[0].count, 2u + 12u);
+	EXPECT_EQ(summary.groups[0].last_ns, 9500u);
+	EXPECT_EQ(summary.groups[1].count, 4u);
+	EXPECT_EQ(summary.occurrences_total, 18u);
+	ASSERT_EQ(summary.findings.size(), 3u);
+	EXPECT_EQ(summary.findings[0].occurrences, std::optional<std::uint64_t>(2));
+	EXPECT_EQ(summary.findings[1].occurrences, std::optional<std::uint64_t>(12));
+	EXPECT_EQ(summary.findings[2].occurrences, std::optional<std::uint64_t>(4));
+}
+
+TEST(AnalyzeRecording, ARecordingShowsTheFinalCountOfEachSite)
+{
+	Finding storm = counted_finding(1, 1000, 1, 1000);
+	std::vector<Record> records{storm, repeats_of(storm, 600, 1'000'000'000),
+				    repeats_of(storm, 4103, 2'000'000'000)};
+	std::vector<std::byte> bytes = encode_recording({}, records);
+	RecordingReader reader{std::span<const std::byte>(bytes)};
+	Summary summary = analyze_recording(reader, "memory");
+	EXPECT_EQ(summary.occurrences_total, 4103u);
+	EXPECT_EQ(summary.findings_total, 1u);
+	EXPECT_EQ(summary.groups[0].examples[0].occurrences, std::optional<std::uint64_t>(4103));
+	EXPECT_EQ(summary.records_skipped, 0u);
+}
+
 TEST(Analyzer, KeepsTheFindingsOfLowestSeqInOrder)
 {
 	AnalysisOptions options;

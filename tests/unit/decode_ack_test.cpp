@@ -138,8 +138,11 @@ TEST(DecodeAck, EchoLongerThanTheMessageLeavesNoExtack)
 	// header: 0xffff bytes, type 0xffff) covers the next 64 KiB, then a
 	// message attribute that is part of the echo, not extack.
 	constexpr std::size_t skipped = NLMSG_HDRLEN + 4 + NLA_ALIGN(0xffff);
+	// NLA_HDRLEN and NLA_ALIGN() in size_t: the macros mix in int.
+	constexpr std::size_t attribute_header = 4;
 	const std::string text = "inside the echo";
-	std::vector<std::uint32_t> words((skipped + NLA_HDRLEN + NLA_ALIGN(text.size() + 1)) / 4);
+	const std::size_t text_aligned = (text.size() + 1 + 3) & ~std::size_t{3};
+	std::vector<std::uint32_t> words((skipped + attribute_header + text_aligned) / 4);
 	auto *bytes = reinterpret_cast<std::byte *>(words.data());
 	auto *header = reinterpret_cast<nlmsghdr *>(bytes);
 	header->nlmsg_len = static_cast<std::uint32_t>(words.size() * 4);
@@ -150,8 +153,8 @@ TEST(DecodeAck, EchoLongerThanTheMessageLeavesNoExtack)
 	error->msg.nlmsg_len = UINT32_MAX;
 	auto *attribute = reinterpret_cast<nlattr *>(bytes + skipped);
 	attribute->nla_type = NLMSGERR_ATTR_MSG;
-	attribute->nla_len = static_cast<std::uint16_t>(NLA_HDRLEN + text.size() + 1);
-	std::memcpy(bytes + skipped + NLA_HDRLEN, text.c_str(), text.size() + 1);
+	attribute->nla_len = static_cast<std::uint16_t>(attribute_header + text.size() + 1);
+	std::memcpy(bytes + skipped + attribute_header, text.c_str(), text.size() + 1);
 
 	auto ack = decode_ack(*header);
 	EXPECT_EQ(ack.error_number, EINVAL);

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <array>
 #include <optional>
+#include <span>
+#include <string>
+#include <vector>
 
 #include <linux/edgedma.h>
 
@@ -220,6 +223,224 @@ TEST(DecodeFinding, RejectsDetailWithoutNul)
 	message.put_text_without_nul(EDGEDMA_A_FINDING_DETAIL, "cut");
 	EXPECT_EQ(decode_error(message.attributes()),
 		  "EDGEDMA_A_FINDING_DETAIL is not a NUL-terminated string");
+}
+
+// ---- call chain and driver module ----------------------------------------
+
+std::vector<std::byte> chain_bytes(std::size_t count)
+{
+	std::vector<std::uint64_t> addresses(count, 0xffffffff81000000);
+	auto bytes = std::as_bytes(std::span(addresses));
+	return {bytes.begin(), bytes.end()};
+}
+
+TEST(DecodeFinding, RoundTripsTheCallChainItsNamesAndTheDriverModule)
+{
+	Finding finding = scsi_finding(30);
+	Finding decoded = decode_finding(finding_message(finding).attributes(), context);
+	EXPECT_EQ(decoded, finding);
+	ASSERT_EQ(decoded.call_chain.size(), 5u);
+	EXPECT_EQ(decoded.call_chain[0], decoded.caller);
+	EXPECT_EQ(decoded.call_chain[2], 0xffffffffc0a011a4u);
+	ASSERT_EQ(decoded.call_chain_names.size(), 5u);
+	EXPECT_EQ(decoded.call_chain_names[1], "?");
+	EXPECT_EQ(decoded.call_chain_names[2], "megasas_build_io_fusion+0x1a4/0x300 [megaraid_sas]");
+	EXPECT_EQ(decoded.driver_module, std::optional<std::string>("megaraid_sas"));
+}
+
+TEST(DecodeFinding, TakesAFindingFromAModuleThatPredatesCallChains)
+{
+	Finding decoded = decode_finding(finding_message(sample_finding(31)).attributes(), context);
+	EXPECT_TRUE(decoded.call_chain.empty());
+	EXPECT_TRUE(decoded.call_chain_names.empty());
+	EXPECT_FALSE(decoded.driver_module);
+}
+
+TEST(DecodeFinding, KeepsABuiltInDriversEmptyModuleApartFromAMissingOne)
+{
+	Finding finding = sample_finding(32);
+	finding.driver_module = "";
+	Finding decoded = decode_finding(finding_message(finding).attributes(), context);
+	ASSERT_TRUE(decoded.driver_module);
+	EXPECT_EQ(*decoded.driver_module, "");
+}
+
+TEST(DecodeFinding, TakesTheCallerAloneAsAChain)
+{
+	// arm64, a call hooked at its entry: the unwinder does not get past
+	// the caller.
+	Finding finding = sample_finding(33);
+	finding.call_chain = {finding.caller};
+	finding.call_chain_names = {"edu_run_mode+0x234/0x800 [edgedma_test_edu]"};
+	finding.driver_module = "edgedma_test_edu";
+	EXPECT_EQ(decode_finding(finding_message(finding).attributes(), context), finding);
+}
+
+TEST(DecodeFinding, TakesFewerNamesThanFrames)
+{
+	// The module cuts the names' text at a bound: the last frames may go
+	// unnamed.
+	Finding finding = scsi_finding(34);
+	finding.call_chain_names.resize(2);
+	Finding decoded = decode_finding(finding_message(finding).attributes(), context);
+	EXPECT_EQ(decoded.call_chain.size(), 5u);
+	EXPECT_EQ(decoded.call_chain_names,
+		  (std::vector<std::string>{"scsi_dma_map+0x40/0x60 [scsi_mod]", "?"}));
+}
+
+TEST(DecodeFinding, TakesAChainWithoutNames)
+{
+	Finding finding = scsi_finding(35);
+	finding.call_chain_names.clear();
+	Finding decoded = decode_finding(finding_message(finding).attributes(), context);
+	EXPECT_EQ(decoded.call_chain.size(), 5u);
+	EXPECT_TRUE(decoded.call_chain_names.empty());
+}
+
+TEST(DecodeFinding, SplitsTheNamesAtEachNewlineKeepingEmptyLines)
+{
+	auto message = finding_message(sample_finding(36));
+	message.put_bytes(EDGEDMA_A_FINDING_CALL_CHAIN, chain_bytes(4));
+	message.put_string(EDGEDMA_A_FINDING_CALL_CHAIN_NAMES, "a+0x1/0x2\n\n?\n");
+	EXPECT_EQ(decode_finding(message.attributes(), context).call_chain_names,
+		  (std::vector<std::string>{"a+0x1/0x2", "", "?", ""}));
+}
+
+TEST(DecodeFinding, TakesTheLongestChainItAllowsAndRefusesALongerOne)
+{
+	auto message = finding_message(sample_finding(37));
+	message.put_bytes(EDGEDMA_A_FINDING_CALL_CHAIN, chain_bytes(call_chain_frames_max));
+	EXPECT_EQ(decode_finding(message.attributes(), context).call_chain.size(),
+		  call_chain_frames_max);
+
+	auto longer = finding_message(sample_finding(37));
+	longer.put_bytes(EDGEDMA_A_FINDING_CALL_CHAIN, chain_bytes(call_chain_frames_max + 1));
+	EXPECT_EQ(decode_error(longer.attributes()),
+		  "EDGEDMA_A_FINDING_CALL_CHAIN has 65 return addresses, more than the 64 a "
+		  "call chain may have");
+}
+
+TEST(DecodeFinding, RefusesAChainThatIsNotAWholeNumberOfU64)
+{
+	auto message = finding_message(sample_finding(38));
+	auto bytes = chain_bytes(2);
+	bytes.resize(13);
+	message.put_bytes(EDGEDMA_A_FINDING_CALL_CHAIN, bytes);
+	EXPECT_EQ(decode_error(message.attributes()),
+		  "EDGEDMA_A_FINDING_CALL_CHAIN has 13 bytes, not a whole number of u64");
+	auto u32 = finding_message(sample_finding(38));
+	u32.put_u32(EDGEDMA_A_FINDING_CALL_CHAIN, 1);
+	EXPECT_EQ(decode_error(u32.attributes()),
+		  "EDGEDMA_A_FINDING_CALL_CHAIN has 4 bytes, not a whole number of u64");
+}
+
+TEST(DecodeFinding, RefusesMoreNamesThanFrames)
+{
+	auto message = finding_message(sample_finding(39));
+	message.put_bytes(EDGEDMA_A_FINDING_CALL_CHAIN, chain_bytes(2));
+	message.put_string(EDGEDMA_A_FINDING_CALL_CHAIN_NAMES, "a\nb\nc");
+	EXPECT_EQ(decode_error(message.attributes()),
+		  "EDGEDMA_A_FINDING_CALL_CHAIN_NAMES names 3 frames, "
+		  "EDGEDMA_A_FINDING_CALL_CHAIN has 2");
+	auto without_chain = finding_message(sample_finding(39));
+	without_chain.put_string(EDGEDMA_A_FINDING_CALL_CHAIN_NAMES, "a");
+	EXPECT_EQ(decode_error(without_chain.attributes()),
+		  "EDGEDMA_A_FINDING_CALL_CHAIN_NAMES names 1 frames, "
+		  "EDGEDMA_A_FINDING_CALL_CHAIN has 0");
+}
+
+TEST(DecodeFinding, RefusesNamesWithoutNulAndARepeatedChain)
+{
+	auto message = finding_message(sample_finding(40));
+	message.put_bytes(EDGEDMA_A_FINDING_CALL_CHAIN, chain_bytes(1));
+	message.put_text_without_nul(EDGEDMA_A_FINDING_CALL_CHAIN_NAMES, "a");
+	EXPECT_EQ(decode_error(message.attributes()),
+		  "EDGEDMA_A_FINDING_CALL_CHAIN_NAMES is not a NUL-terminated string");
+
+	auto twice = finding_message(scsi_finding(40));
+	twice.put_bytes(EDGEDMA_A_FINDING_CALL_CHAIN, chain_bytes(1));
+	EXPECT_EQ(decode_error(twice.attributes()),
+		  "EDGEDMA_A_FINDING_CALL_CHAIN appears more than once");
+
+	auto module_twice = finding_message(scsi_finding(40));
+	module_twice.put_string(EDGEDMA_A_FINDING_DRIVER_MODULE, "other");
+	EXPECT_EQ(decode_error(module_twice.attributes()),
+		  "EDGEDMA_A_FINDING_DRIVER_MODULE appears more than once");
+}
+
+TEST(DecodeFinding, EncodesWhatItDecodes)
+{
+	// The recordings keep findings in encode_finding()'s form.
+	for (Finding finding : {scsi_finding(41), sample_finding(42), folded_finding(43, 9, 5)}) {
+		SCOPED_TRACE(finding.seq);
+		std::vector<std::byte> encoded;
+		detail::encode_finding(finding, encoded);
+		EXPECT_EQ(decode_finding(encoded, context), finding);
+	}
+	// One empty name is a name: it survives as one.
+	Finding unnamed = sample_finding(44);
+	unnamed.call_chain = {unnamed.caller};
+	unnamed.call_chain_names = {""};
+	std::vector<std::byte> encoded;
+	detail::encode_finding(unnamed, encoded);
+	EXPECT_EQ(decode_finding(encoded, context), unnamed);
+}
+
+// ---- FINDING_REPEATS -------------------------------------------------------
+
+constexpr std::string_view repeats_context = "FINDING_REPEATS notification";
+
+TEST(DecodeFindingRepeats, TakesEveryAttributeTheModuleSends)
+{
+	FindingRepeats repeats = sample_repeats(12, 4103, 99'000'000'017);
+	EXPECT_EQ(detail::decode_finding_repeats(repeats_message(repeats).attributes(),
+						 repeats_context),
+		  repeats);
+}
+
+TEST(DecodeFindingRepeats, NamesEachMissingAttribute)
+{
+	using detail::decode_finding_repeats;
+#define NAMED(type) EDGEDMA_NAMED_ATTRIBUTE(type)
+	for (const auto &attribute :
+	     {NAMED(EDGEDMA_A_FINDING_SEQ), NAMED(EDGEDMA_A_FINDING_KIND),
+	      NAMED(EDGEDMA_A_FINDING_DEVICE), NAMED(EDGEDMA_A_FINDING_DRIVER),
+	      NAMED(EDGEDMA_A_FINDING_OCCURRENCES), NAMED(EDGEDMA_A_FINDING_LAST_TIME_NS)}) {
+#undef NAMED
+		SCOPED_TRACE(attribute.name);
+		auto message = repeats_message(sample_repeats(12, 5, 100), attribute.type);
+		EXPECT_EQ(error_message_of(
+				  [&] { decode_finding_repeats(message.attributes(), repeats_context); },
+				  repeats_context),
+			  std::string("missing ") + attribute.name);
+	}
+}
+
+TEST(DecodeFindingRepeats, SkipsWhatItDoesNotKnowAndRoundTrips)
+{
+	FindingRepeats repeats = sample_repeats(7, 2, 3);
+	repeats.driver.clear(); // unbound since
+	auto message = repeats_message(repeats);
+	message.put_string(EDGEDMA_A_FINDING_DETAIL, "not sent with repeats, but harmless")
+		.put_u32(EDGEDMA_A_FINDING_MAX + 1, 1);
+	FindingRepeats decoded = detail::decode_finding_repeats(message.attributes(), repeats_context);
+	EXPECT_EQ(decoded, repeats);
+	std::vector<std::byte> encoded;
+	detail::encode_finding_repeats(decoded, encoded);
+	EXPECT_EQ(detail::decode_finding_repeats(encoded, repeats_context), repeats);
+}
+
+TEST(DecodeFindingRepeats, RefusesACountSentAsU32)
+{
+	auto message = repeats_message(sample_repeats(7, 2, 3), EDGEDMA_A_FINDING_OCCURRENCES);
+	message.put_u32(EDGEDMA_A_FINDING_OCCURRENCES, 2);
+	EXPECT_EQ(error_message_of(
+			  [&] {
+				  detail::decode_finding_repeats(message.attributes(),
+								 repeats_context);
+			  },
+			  repeats_context),
+		  "EDGEDMA_A_FINDING_OCCURRENCES has 4 bytes, expected 8 (u64)");
 }
 
 TEST(GenlCommand, ReadsTheCommandOfAMessage)

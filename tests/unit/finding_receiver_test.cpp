@@ -158,6 +158,58 @@ TEST_P(FindingReceiverTest, SkipsMessagesThatAreNotFindings)
 	EXPECT_EQ(seqs_of(drain(*receiver)), (std::vector<std::uint64_t>{1}));
 }
 
+TEST_P(FindingReceiverTest, DeliversRepeatsAfterTheFindingsWithoutCountingThem)
+{
+	DatagramPair pair;
+	RECEIVER_OR_SKIP(receiver, pair.receiver.get());
+	pair.send(finding_message(folded_finding(1, 1, 0)).bytes());
+	pair.send(repeats_message(sample_repeats(1, 4103, 99)).bytes());
+	pair.send(finding_message(sample_finding(2)).bytes());
+	auto events = drain(*receiver);
+	EXPECT_EQ(seqs_of(events), (std::vector<std::uint64_t>{1, 2}));
+	ASSERT_EQ(events.size(), 3u);
+	// A repeat names a finding numbered before, which came first.
+	const auto *repeats = std::get_if<FindingRepeats>(&events.back());
+	ASSERT_NE(repeats, nullptr);
+	EXPECT_EQ(*repeats, sample_repeats(1, 4103, 99));
+	EXPECT_EQ(receiver->counters(), (StreamCounters{.received = 2, .repeats = 1}));
+	EXPECT_EQ(log.reads, 0);
+}
+
+TEST_P(FindingReceiverTest, RepeatsOfAFindingNotYetSeenAreNoGap)
+{
+	DatagramPair pair;
+	RECEIVER_OR_SKIP(receiver, pair.receiver.get(), 5);
+	// Of seq 3 (before the stream) and 9 (its notification still to come,
+	// or lost): neither moves the sequence, reads the log or loses a thing.
+	pair.send(repeats_message(sample_repeats(3, 2, 1)).bytes());
+	pair.send(repeats_message(sample_repeats(9, 2, 1)).bytes());
+	auto events = drain(*receiver);
+	ASSERT_EQ(events.size(), 2u);
+	EXPECT_EQ(std::get<FindingRepeats>(events[0]).seq, 3u);
+	EXPECT_EQ(std::get<FindingRepeats>(events[1]).seq, 9u);
+	EXPECT_EQ(receiver->counters(), (StreamCounters{.repeats = 2}));
+	EXPECT_EQ(log.reads, 0);
+	// The next finding is still the one due.
+	pair.send(finding_message(sample_finding(5)).bytes());
+	EXPECT_EQ(seqs_of(drain(*receiver)), (std::vector<std::uint64_t>{5}));
+	EXPECT_EQ(receiver->counters(), (StreamCounters{.received = 1, .repeats = 2}));
+}
+
+TEST_P(FindingReceiverTest, AMalformedRepeatsIsAnErrorNamingTheAttribute)
+{
+	DatagramPair pair;
+	RECEIVER_OR_SKIP(receiver, pair.receiver.get());
+	pair.send(repeats_message(sample_repeats(1, 2, 3), EDGEDMA_A_FINDING_OCCURRENCES).bytes());
+	try {
+		receiver->poll(1s);
+		FAIL() << "no error";
+	} catch (const Error &error) {
+		EXPECT_STREQ(error.what(),
+			     "FINDING_REPEATS notification: missing EDGEDMA_A_FINDING_OCCURRENCES");
+	}
+}
+
 TEST_P(FindingReceiverTest, ACutMessageMeansResyncFromTheLog)
 {
 	DatagramPair pair;

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <edgedma/analysis.hpp>
+#include <edgedma/culprit.hpp>
 #include <edgedma/names.hpp>
 #include <edgedma/recording.hpp>
 #include <edgedma/symbolizer.hpp>
@@ -85,6 +86,25 @@ TEST(FixtureReplay, ReplayGivesWhatTheModuleLogged)
 			in_driver += where.find("[edgedma_test_edu]") != std::string::npos;
 		}
 		EXPECT_GE(in_driver, 1u);
+	}
+}
+
+TEST(FixtureReplay, RecordingsFromBeforeCallChainsBlameTheCaller)
+{
+	// Made by a module that sent no call chain, no driver module and no
+	// FINDING_REPEATS: they read as ever, and the caller is the culprit.
+	for (const auto &file : recordings()) {
+		SCOPED_TRACE(file.filename().string());
+		RecordingReader reader(file);
+		Summary summary = analyze_recording(reader, file.filename().string());
+		EXPECT_EQ(summary.records_skipped, 0u);
+		ASSERT_FALSE(summary.findings.empty());
+		for (const auto &finding : summary.findings) {
+			EXPECT_TRUE(finding.call_chain.empty());
+			EXPECT_TRUE(finding.call_chain_names.empty());
+			EXPECT_FALSE(finding.driver_module);
+			EXPECT_TRUE(find_culprit(finding).is_caller());
+		}
 	}
 }
 

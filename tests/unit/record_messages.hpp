@@ -6,6 +6,7 @@
 // and rendering tests.
 
 #include <optional>
+#include <span>
 #include <string>
 
 #include <linux/edgedma.h>
@@ -40,6 +41,11 @@ inline Finding sample_finding(std::uint64_t seq, std::string device = "0000:00:0
 		// not count: the finding stands for itself alone.
 		.occurrences = std::nullopt,
 		.last_time_ns = std::nullopt,
+		// As from a module that predates call chains: the caller alone
+		// is to blame.
+		.call_chain = {},
+		.call_chain_names = {},
+		.driver_module = std::nullopt,
 	};
 }
 
@@ -94,6 +100,79 @@ inline void put_finding(GenlMessage &message, const Finding &finding,
 		u64(EDGEDMA_A_FINDING_OCCURRENCES, *finding.occurrences);
 	if (finding.last_time_ns)
 		u64(EDGEDMA_A_FINDING_LAST_TIME_NS, *finding.last_time_ns);
+	// As the module puts them: DRIVER_MODULE always, the chain and its
+	// names when there is a chain.
+	if (finding.driver_module)
+		string(EDGEDMA_A_FINDING_DRIVER_MODULE, *finding.driver_module);
+	if (!finding.call_chain.empty() && wanted(EDGEDMA_A_FINDING_CALL_CHAIN))
+		message.put_bytes(EDGEDMA_A_FINDING_CALL_CHAIN,
+				  std::as_bytes(std::span(finding.call_chain)));
+	if (!finding.call_chain_names.empty()) {
+		std::string names = finding.call_chain_names.front();
+		for (std::size_t i = 1; i < finding.call_chain_names.size(); i++)
+			names += "\n" + finding.call_chain_names[i];
+		string(EDGEDMA_A_FINDING_CALL_CHAIN_NAMES, names);
+	}
+}
+
+// sample_finding() as a SCSI host driver's: the caller is the SCSI
+// midlayer's scsi_dma_map(), the driver (megaraid_sas, a module) is two
+// frames further out, behind a frame no symbol covers.
+inline Finding scsi_finding(std::uint64_t seq)
+{
+	Finding finding = sample_finding(seq, "0000:03:00.0");
+	finding.driver = "megaraid_sas";
+	finding.caller = 0xffffffffc0300040;
+	finding.caller_name = "scsi_dma_map+0x40/0x60 [scsi_mod]";
+	finding.call_chain = {0xffffffffc0300040, 0xffffffffc0800111, 0xffffffffc0a011a4,
+			      0xffffffffc0a02010, 0xffffffffc0301234};
+	finding.call_chain_names = {
+		"scsi_dma_map+0x40/0x60 [scsi_mod]",
+		"?",
+		"megasas_build_io_fusion+0x1a4/0x300 [megaraid_sas]",
+		"megasas_queue_command+0x10/0x200 [megaraid_sas]",
+		"scsi_queue_rq+0x634/0x9a0 [scsi_mod]",
+	};
+	finding.driver_module = "megaraid_sas";
+	return finding;
+}
+
+// A FINDING_REPEATS of sample_finding(seq), as the module sends it.
+inline FindingRepeats sample_repeats(std::uint64_t seq, std::uint64_t occurrences,
+				     std::uint64_t last_time_ns)
+{
+	Finding finding = sample_finding(seq);
+	return FindingRepeats{
+		.seq = seq,
+		.kind = finding.kind,
+		.device = finding.device,
+		.driver = finding.driver,
+		.occurrences = occurrences,
+		.last_time_ns = last_time_ns,
+	};
+}
+
+inline GenlMessage repeats_message(const FindingRepeats &repeats,
+				   std::optional<int> left_out = std::nullopt,
+				   int family_id = GenlMessage::any_family_id)
+{
+	GenlMessage message(EDGEDMA_CMD_FINDING_REPEATS, family_id);
+	auto wanted = [&](int type) { return type != left_out; };
+	if (wanted(EDGEDMA_A_FINDING_SEQ))
+		message.put_u64_padded(EDGEDMA_A_FINDING_SEQ, repeats.seq, EDGEDMA_A_FINDING_PAD);
+	if (wanted(EDGEDMA_A_FINDING_KIND))
+		message.put_u32(EDGEDMA_A_FINDING_KIND, repeats.kind);
+	if (wanted(EDGEDMA_A_FINDING_DEVICE))
+		message.put_string(EDGEDMA_A_FINDING_DEVICE, repeats.device);
+	if (wanted(EDGEDMA_A_FINDING_DRIVER))
+		message.put_string(EDGEDMA_A_FINDING_DRIVER, repeats.driver);
+	if (wanted(EDGEDMA_A_FINDING_OCCURRENCES))
+		message.put_u64_padded(EDGEDMA_A_FINDING_OCCURRENCES, repeats.occurrences,
+				       EDGEDMA_A_FINDING_PAD);
+	if (wanted(EDGEDMA_A_FINDING_LAST_TIME_NS))
+		message.put_u64_padded(EDGEDMA_A_FINDING_LAST_TIME_NS, repeats.last_time_ns,
+				       EDGEDMA_A_FINDING_PAD);
+	return message;
 }
 
 inline GenlMessage finding_message(const Finding &finding,

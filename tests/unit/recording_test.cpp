@@ -65,6 +65,8 @@ std::vector<Record> every_kind_of_record()
 		PolicyOverride{driver_override},
 		LiveMapping{sample_mapping()},
 		sample_finding(1),
+		scsi_finding(5),
+		sample_repeats(1, 4103, 9'000'000'000),
 		Loss{2, 4, Loss::Cause::overflow},
 		sample_map_event(1, 17),
 		MapEventLoss{1, 18, 20},
@@ -173,6 +175,44 @@ TEST(Recording, FoldedFindingsAndTheFoldingCountersRoundTrip)
 	EXPECT_FALSE(std::get<Finding>(read[1]).last_time_ns);
 	EXPECT_EQ(std::get<StatsSnapshot>(read[2]).stats.finding_sites_full,
 		  std::optional<std::uint64_t>(0));
+}
+
+TEST(Recording, RepeatsAndCallChainsRoundTripAsTheFormatPageSays)
+{
+	std::vector<Record> records{scsi_finding(1), sample_repeats(1, 4103, 9'000'000'000)};
+	auto bytes = encode_recording({}, records);
+	// The second record is FINDING_REPEATS, type 13, the notification's
+	// attributes.
+	std::size_t second = first_record + 8 + ((payload_length(bytes, first_record) + 7) & ~7u);
+	std::uint16_t type;
+	std::memcpy(&type, bytes.data() + second, sizeof type);
+	EXPECT_EQ(type, 13u);
+	std::vector<std::byte> attributes;
+	detail::encode_finding_repeats(std::get<FindingRepeats>(records[1]), attributes);
+	EXPECT_EQ(payload_length(bytes, second), attributes.size());
+	RecordingReader reader(bytes);
+	auto read = read_all(reader);
+	EXPECT_EQ(read, records);
+	ASSERT_EQ(read.size(), 2u);
+	EXPECT_EQ(std::get<Finding>(read[0]).call_chain.size(), 5u);
+	EXPECT_EQ(std::get<Finding>(read[0]).driver_module,
+		  std::optional<std::string>("megaraid_sas"));
+	EXPECT_EQ(std::get<FindingRepeats>(read[1]).occurrences, 4103u);
+}
+
+TEST(Recording, AReaderThatDoesNotKnowRepeatsSkipsThem)
+{
+	// As an older edgedma reads a newer recording: type 13 is then an
+	// unknown type, skipped and counted, the rest read as ever. Here a
+	// type this reader does not know stands in for it.
+	auto bytes = encode_recording({}, std::vector<Record>{sample_finding(1),
+							       sample_repeats(1, 7, 8)});
+	std::size_t second = first_record + 8 + ((payload_length(bytes, first_record) + 7) & ~7u);
+	overwrite<std::uint16_t>(bytes, second, 201);
+	RecordingReader reader(bytes);
+	auto records = read_all(reader);
+	ASSERT_EQ(records.size(), 1u);
+	EXPECT_EQ(reader.skipped(), 1u);
 }
 
 TEST(Recording, UnknownRecordTypesAreSkippedAndCounted)

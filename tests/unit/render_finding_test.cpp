@@ -36,7 +36,8 @@ TEST(FindingJson, ParsesBackWithEveryRequiredKey)
 		  (std::set<std::string>{"seq", "time_ns", "kind", "call", "device", "driver",
 					 "dma_addr", "size", "dir", "cpu_phys", "caller",
 					 "caller_addr", "map_caller", "map_caller_addr",
-					 "detail", "occurrences", "last_time_ns"}));
+					 "detail", "occurrences", "last_time_ns", "call_chain",
+					 "driver_module", "culprit"}));
 	EXPECT_EQ(parsed["seq"], 42);
 	EXPECT_EQ(parsed["time_ns"], finding.time_ns);
 	EXPECT_EQ(parsed["kind"], "addr-misaligned");
@@ -55,6 +56,38 @@ TEST(FindingJson, ParsesBackWithEveryRequiredKey)
 	// Not counted by the module (sample_finding()): null.
 	EXPECT_TRUE(parsed["occurrences"].is_null());
 	EXPECT_TRUE(parsed["last_time_ns"].is_null());
+	// From a module that predates call chains: no chain, no module, and
+	// the caller is the culprit.
+	EXPECT_EQ(parsed["call_chain"], nlohmann::json::array());
+	EXPECT_TRUE(parsed["driver_module"].is_null());
+	EXPECT_EQ(parsed["culprit"], parsed["caller"]);
+}
+
+TEST(FindingJson, CarriesTheCallChainTheDriverModuleAndTheCulprit)
+{
+	Finding finding = scsi_finding(8);
+	finding.call_chain_names.pop_back(); // the last frame went unnamed
+	auto parsed = nlohmann::json::parse(render_finding_json(finding, symbols));
+	ASSERT_EQ(parsed["call_chain"].size(), 5u);
+	EXPECT_EQ(parsed["call_chain"][0],
+		  nlohmann::json::parse(R"({"addr":"0xffffffffc0300040",)"
+					R"("name":"scsi_dma_map+0x40/0x60 [scsi_mod]"})"));
+	EXPECT_TRUE(parsed["call_chain"][1]["name"].is_null()); // "?"
+	EXPECT_EQ(parsed["call_chain"][2]["addr"], "0xffffffffc0a011a4");
+	EXPECT_TRUE(parsed["call_chain"][4]["name"].is_null()); // no name sent
+	EXPECT_EQ(parsed["driver_module"], "megaraid_sas");
+	EXPECT_EQ(parsed["caller"], "scsi_dma_map+0x40/0x60 [scsi_mod]");
+	EXPECT_EQ(parsed["culprit"], "megasas_build_io_fusion+0x1a4/0x300 [megaraid_sas]");
+
+	// A built-in driver: "".
+	finding.driver_module = "";
+	parsed = nlohmann::json::parse(render_finding_json(finding, symbols));
+	EXPECT_EQ(parsed["driver_module"], "");
+	// No caller, no name: no culprit either.
+	Finding unknown = sample_finding(9);
+	unknown.caller = 0;
+	parsed = nlohmann::json::parse(render_finding_json(unknown, symbols));
+	EXPECT_TRUE(parsed["culprit"].is_null());
 }
 
 TEST(FindingJson, CarriesTheCountOfAFoldedFinding)
@@ -143,6 +176,51 @@ TEST(FindingText, LeavesOutALastTimeNoLaterThanTheFindings)
 	finding.last_time_ns = finding.time_ns - 40;
 	EXPECT_TRUE(contains(finding_text(finding, symbols), "[edgedma_test_edu] (x9)\n"));
 	EXPECT_EQ(describe_occurrences(folded_finding(5, 9, 0)), "x9");
+}
+
+TEST(FindingText, NamesTheCulpritWhenItIsNotTheCaller)
+{
+	Finding finding = scsi_finding(12);
+	EXPECT_EQ(finding_text(finding, symbols),
+		  "#12 addr-misaligned 0000:03:00.0 (megaraid_sas) dma_map_page by "
+		  "scsi_dma_map+0x40/0x60 [scsi_mod]\n"
+		  "    culprit: megasas_build_io_fusion+0x1a4/0x300 [megaraid_sas] "
+		  "(via scsi_dma_map+0x40/0x60 [scsi_mod])\n"
+		  "    DMA address 0xfffff001 is not aligned to the 64 bytes the device "
+		  "needs\n");
+	// The caller to blame: no culprit line.
+	finding.call_chain_names[2] = "?";
+	finding.call_chain_names[3] = "scsi_queue_rq+0x1/0x2 [scsi_mod]";
+	EXPECT_FALSE(contains(finding_text(finding, symbols), "culprit"));
+}
+
+TEST(RepeatsText, SaysTheSiteItsCountAndHowLongAgo)
+{
+	FindingRepeats repeats = sample_repeats(12, 4103, 50'000'000'000);
+	EXPECT_EQ(cli::repeats_text(repeats, 50'120'000'000),
+		  "finding 12 addr-misaligned on 0000:00:04.0 (edgedma_test_edu): x4103 so far, "
+		  "last 120.00 ms ago\n");
+	// No clock, or one behind the latest: no "ago".
+	EXPECT_EQ(cli::repeats_text(repeats, std::nullopt),
+		  "finding 12 addr-misaligned on 0000:00:04.0 (edgedma_test_edu): x4103 so far\n");
+	EXPECT_EQ(cli::repeats_text(repeats, 1),
+		  "finding 12 addr-misaligned on 0000:00:04.0 (edgedma_test_edu): x4103 so far\n");
+	repeats.driver.clear();
+	EXPECT_TRUE(contains(cli::repeats_text(repeats, std::nullopt), "(no driver): x4103"));
+}
+
+TEST(RepeatsJson, IsOneObjectUnderRepeats)
+{
+	auto parsed = nlohmann::json::parse(
+		cli::repeats_json(sample_repeats(12, 4103, 50'000'000'000)).dump());
+	EXPECT_EQ(parsed, nlohmann::json::parse(
+				  R"({"repeats":{"seq":12,"kind":"addr-misaligned",)"
+				  R"("device":"0000:00:04.0","driver":"edgedma_test_edu",)"
+				  R"("occurrences":4103,"last_time_ns":50000000000}})"));
+	// Never taken for a finding's or a loss's line.
+	const std::string line = cli::repeats_json(sample_repeats(1, 2, 3)).dump();
+	EXPECT_FALSE(line.starts_with(R"({"seq")"));
+	EXPECT_FALSE(line.starts_with(R"({"lost")"));
 }
 
 TEST(FindingText, SaysWhenThereIsNoDriverOrCaller)

@@ -180,6 +180,75 @@ TEST(ReportText, SaysNothingOfLoggedWhenNothingWasFolded)
 	EXPECT_TRUE(contains(text, "mapped by edu_map+0x100/0x1000 [edgedma_test_edu]\n"));
 }
 
+// A SCSI host driver's finding, blamed on the driver past scsi_dma_map(),
+// with the module's later count of its site.
+Summary culprit_summary()
+{
+	Analyzer analyzer;
+	analyzer.set_source("scsi.edr");
+	Finding finding = scsi_finding(1);
+	finding.occurrences = 1;
+	finding.last_time_ns = finding.time_ns;
+	analyzer.add(finding);
+	analyzer.add(FindingRepeats{1, finding.kind, finding.device, finding.driver, 77,
+				    finding.time_ns + 500'000'000});
+	return analyzer.summary();
+}
+
+TEST(ReportText, NamesTheCulpritUnderTheCallerAndTheFinalCount)
+{
+	std::string text = render_report_text(culprit_summary(), symbols);
+	EXPECT_TRUE(contains(text, "megaraid_sas: addr-misaligned: 77 findings (1 logged) on 1 device"))
+		<< text;
+	EXPECT_TRUE(contains(text, "#1 at +0 ns: 0000:03:00.0 dma_map_page by "
+				   "scsi_dma_map+0x40/0x60 [scsi_mod], mapped by "
+				   "edu_map+0x100/0x1000 [edgedma_test_edu] (x77, last 500.00 ms later)\n"
+				   "      culprit: megasas_build_io_fusion+0x1a4/0x300 [megaraid_sas] "
+				   "(via scsi_dma_map+0x40/0x60 [scsi_mod])\n"
+				   "      DMA address"))
+		<< text;
+	// Where the caller is to blame, no culprit line.
+	EXPECT_FALSE(contains(render_report_text(sample_summary(), symbols), "culprit"));
+}
+
+TEST(ReportJson, FindingsCarryTheirChainAndCulprit)
+{
+	auto json = nlohmann::json::parse(render_report_json(culprit_summary(), symbols));
+	const auto &example = json["groups"][0]["examples"][0];
+	EXPECT_EQ(example["culprit"], "megasas_build_io_fusion+0x1a4/0x300 [megaraid_sas]");
+	EXPECT_EQ(example["driver_module"], "megaraid_sas");
+	EXPECT_EQ(example["call_chain"].size(), 5u);
+	EXPECT_EQ(example["occurrences"], 77);
+	EXPECT_EQ(json["findings"][0]["culprit"], example["culprit"]);
+	EXPECT_EQ(json["totals"]["occurrences"], 77);
+}
+
+TEST(ReportTrace, AFindingNamesItsCulprit)
+{
+	auto trace = nlohmann::json::parse(render_report_trace(culprit_summary(), symbols));
+	std::vector<std::string> culprits;
+	for (const auto &event : trace["traceEvents"])
+		if (event["ph"] == "i")
+			culprits.push_back(event["args"]["culprit"].get<std::string>());
+	EXPECT_EQ(culprits, (std::vector<std::string>{
+				    "megasas_build_io_fusion+0x1a4/0x300 [megaraid_sas]"}));
+	// The caller where the caller is to blame.
+	trace = nlohmann::json::parse(render_report_trace(sample_summary(), symbols));
+	for (const auto &event : trace["traceEvents"]) {
+		if (event["ph"] == "i") {
+			EXPECT_EQ(event["args"]["culprit"], event["args"]["caller"]);
+		}
+	}
+}
+
+TEST(ReportHtml, ShowsTheCulpritFromTheEmbeddedFindings)
+{
+	std::string html = render_report_html(culprit_summary(), symbols);
+	// The page draws it from the JSON it embeds.
+	EXPECT_TRUE(contains(html, "megasas_build_io_fusion+0x1a4/0x300 [megaraid_sas]"));
+	EXPECT_TRUE(contains(html, "finding.culprit !== finding.caller"));
+}
+
 TEST(ReportText, SaysSoWhenThereIsNothing)
 {
 	std::string text = render_report_text(Analyzer().summary(), symbols);

@@ -40,13 +40,17 @@ struct FakeLog {
 	}
 };
 
-// The events as a compact trace: "5" for a finding, "lost 2..3 gap".
+// The events as a compact trace: "5" for a finding, "lost 2..3 gap",
+// "repeats 5 x9".
 std::vector<std::string> trace(const std::vector<StreamEvent> &events)
 {
 	std::vector<std::string> lines;
 	for (const auto &event : events) {
 		if (const auto *finding = std::get_if<Finding>(&event))
 			lines.push_back(std::to_string(finding->seq));
+		else if (const auto *repeats = std::get_if<FindingRepeats>(&event))
+			lines.push_back("repeats " + std::to_string(repeats->seq) + " x" +
+					std::to_string(repeats->occurrences));
 		else {
 			const auto &loss = std::get<Loss>(event);
 			lines.push_back("lost " + std::to_string(loss.first_seq) + ".." +
@@ -78,6 +82,29 @@ TEST(Sequencer, DeliversConsecutiveNotifications)
 	EXPECT_EQ(sequencer.counters(), (StreamCounters{.received = 3}));
 	EXPECT_EQ(sequencer.next_seq(), 8u);
 	EXPECT_EQ(log.reads, 0);
+}
+
+TEST(Sequencer, DeliversRepeatsWithoutTouchingTheSequence)
+{
+	FakeLog log;
+	log.hold({3, 4});
+	FindingSequencer sequencer(log.reader(), 5);
+	std::vector<StreamEvent> events;
+	sequencer.notified(sample_finding(5), events);
+	// Of a finding delivered, of one from before the stream, and of one
+	// not due yet (its notification lost): none is a gap, a duplicate or a
+	// reason to read the log.
+	sequencer.repeated(sample_repeats(5, 9, 1), events);
+	sequencer.repeated(sample_repeats(3, 2, 1), events);
+	sequencer.repeated(sample_repeats(7, 4, 1), events);
+	sequencer.end_batch();
+	EXPECT_EQ(trace(events), (Trace{"5", "repeats 5 x9", "repeats 3 x2", "repeats 7 x4"}));
+	EXPECT_EQ(sequencer.next_seq(), 6u);
+	EXPECT_EQ(sequencer.counters(), (StreamCounters{.received = 1, .repeats = 3}));
+	EXPECT_EQ(log.reads, 0);
+	// And the sequence goes on as if they never came.
+	EXPECT_EQ(trace(notify(sequencer, {6, 7})), (Trace{"6", "7"}));
+	EXPECT_EQ(sequencer.counters(), (StreamCounters{.received = 3, .repeats = 3}));
 }
 
 TEST(Sequencer, DropsAndCountsDuplicates)

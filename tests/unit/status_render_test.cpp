@@ -76,6 +76,13 @@ const Stats sample_stats{
 	.map_events = 900,
 	.map_events_dropped = 12,
 	.memory = 3'400'000,
+	// Counters of later modules: absent.
+	.translations_skipped = std::nullopt,
+	.irqsoff_max_ns = std::nullopt,
+	.sync_skips_cleared = std::nullopt,
+	.findings_folded = std::nullopt,
+	.finding_sites = std::nullopt,
+	.finding_sites_full = std::nullopt,
 };
 
 // A module that sends every counter it has.

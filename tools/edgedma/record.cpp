@@ -127,6 +127,17 @@ public:
 		end_.findings_lost += loss.count();
 	}
 
+	// A later count of a finding's site, for the report to count the site
+	// as often as it was found while recording, not only as often as when
+	// its finding came. Repeats of a finding from before the recording
+	// count nowhere in it: left out.
+	void finding_repeats(const FindingRepeats &repeats, std::uint64_t first_seq)
+	{
+		if (!wanted(repeats.device) || repeats.seq < first_seq)
+			return;
+		writer_.write(repeats);
+	}
+
 	void map_event(const MapStreamEvent &event)
 	{
 		if (const auto *loss = std::get_if<MapEventLoss>(&event)) {
@@ -245,6 +256,8 @@ int record(const RecordOptions &options)
 		for (const StreamEvent &event : findings.poll(wait)) {
 			if (const auto *loss = std::get_if<Loss>(&event))
 				recorder.finding_loss(*loss);
+			else if (const auto *repeats = std::get_if<FindingRepeats>(&event))
+				recorder.finding_repeats(*repeats, *finding_options.from_seq);
 			else
 				recorder.finding(std::get<Finding>(event));
 		}

@@ -3,11 +3,15 @@
 // edgedma watch: findings as the module reports them, through libedgedma's
 // io_uring event stream. Nothing is skipped silently: findings the stream
 // could not deliver are reported as lost, on stderr and (with --json) as
-// {"lost": N, ...} lines among the findings.
+// {"lost": N, ...} lines among the findings. The module's word that a
+// finding's site was found again (FINDING_REPEATS) is a line of its own,
+// {"repeats": {...}} with --json.
 #include <chrono>
 #include <iostream>
 #include <memory>
 #include <optional>
+
+#include <time.h>
 
 #include <CLI/CLI.hpp>
 
@@ -48,6 +52,27 @@ void report_loss(const Loss &loss, bool json)
 	std::cerr << "edgedma: " << describe(loss) << '\n';
 	if (json)
 		std::cout << loss_json(loss).dump() << '\n';
+}
+
+// The module's clock (ktime_get_ns() is CLOCK_MONOTONIC), to say how long
+// ago the latest repeat was.
+std::optional<std::uint64_t> module_clock_ns()
+{
+	timespec now{};
+	if (::clock_gettime(CLOCK_MONOTONIC, &now) != 0)
+		return std::nullopt;
+	return static_cast<std::uint64_t>(now.tv_sec) * 1'000'000'000u +
+	       static_cast<std::uint64_t>(now.tv_nsec);
+}
+
+void report_repeats(const FindingRepeats &repeats, bool json)
+{
+	if (json)
+		std::cout << repeats_json(repeats).dump(
+				     -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+			  << '\n';
+	else
+		std::cout << repeats_text(repeats, module_clock_ns());
 }
 
 void summarise(const StreamCounters &counters)
@@ -93,6 +118,12 @@ int watch(const WatchOptions &options)
 				report_loss(*loss, options.json);
 				continue;
 			}
+			// Not a finding: --count does not count them.
+			if (const auto *repeats = std::get_if<FindingRepeats>(&event)) {
+				if (!done && (!options.device || repeats->device == *options.device))
+					report_repeats(*repeats, options.json);
+				continue;
+			}
 			const auto &finding = std::get<Finding>(event);
 			if (done || (options.device && finding.device != *options.device))
 				continue;
@@ -115,7 +146,7 @@ Action setup_watch(CLI::App &command)
 	auto options = std::make_shared<WatchOptions>();
 	command.add_flag("--json", options->json,
 			 "One JSON object per finding and line; losses as "
-			 "{\"lost\": N, ...} lines");
+			 "{\"lost\": N, ...} lines, repeats as {\"repeats\": {...}} lines");
 	command.add_option("--device", options->device,
 			   "Only findings about this device (its dev_name())");
 	command.add_option("--count", options->count, "Exit after N findings");

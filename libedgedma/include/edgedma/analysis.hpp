@@ -34,13 +34,16 @@ struct FindingGroup {
 	std::uint32_t kind = 0;
 	// Occurrences: a finding the module folded repeats into counts as its
 	// Finding::occurrences (a site's count once, however many of its
-	// entries carry it), one without as 1.
+	// entries carry it), or as the latest FindingRepeats of it said where
+	// that is more; one without a count as 1.
 	std::uint64_t count = 0;
 	std::uint64_t logged = 0;         // the findings logged, as Summary::findings_total
 	std::vector<std::string> devices; // sorted, distinct
 	std::uint64_t first_ns = 0;
 	std::uint64_t last_ns = 0;        // of the latest occurrence
-	std::vector<Finding> examples;    // the first ones, in seq order
+	// The first ones, in seq order, each with the count the latest
+	// FindingRepeats of it said where that is more than its own.
+	std::vector<Finding> examples;
 };
 
 // One device's activity over time. Bucket i covers
@@ -99,7 +102,7 @@ struct Summary {
 
 	std::vector<FindingGroup> groups;     // by driver, then kind
 	std::vector<DeviceTimeline> devices;  // by device name
-	std::vector<Finding> findings;        // first findings_kept, seq order
+	std::vector<Finding> findings;        // first findings_kept, seq order, as examples
 	std::vector<Loss> losses;             // finding losses, as recorded (the first ones)
 	std::vector<MapEventLoss> map_event_losses; // the first ones
 	std::string kallsyms;                 // symbols recorded, if any

@@ -34,17 +34,31 @@ struct Loss {
 EDGEDMA_API std::string describe(const Loss &loss);
 EDGEDMA_API std::string_view loss_cause_name(Loss::Cause cause); // "gap", "overflow"
 
-// What a stream delivers, in sequence order.
-using StreamEvent = std::variant<Finding, Loss>;
+// "finding 12 addr-misaligned on 0000:00:05.0 (edu): x4103 so far, last
+// 0.120 s ago", for a human. now_ns is the time now on the module's clock
+// (CLOCK_MONOTONIC, as ktime_get_ns()) on the machine the repeats came
+// from; without it, or if the latest lies after it, ", last ..." is left
+// out.
+EDGEDMA_API std::string describe(const FindingRepeats &repeats,
+				 std::optional<std::uint64_t> now_ns = std::nullopt);
+
+// What a stream delivers: findings and losses in sequence order, then the
+// FINDING_REPEATS notifications that arrived meanwhile, in the order they
+// came. A FindingRepeats carries the seq of a finding numbered before (one
+// the stream delivered, one from before the stream started, or, when that
+// finding's notification was lost, one the stream recovers or reports lost
+// later): it takes no part in the sequence.
+using StreamEvent = std::variant<Finding, Loss, FindingRepeats>;
 
 // Every finding a stream was due is counted in exactly one of received,
-// recovered_from_log and lost.
+// recovered_from_log and lost; repeats are counted apart.
 struct StreamCounters {
 	std::uint64_t received = 0;           // delivered from notifications
 	std::uint64_t recovered_from_log = 0; // delivered from FINDINGS_GET
 	std::uint64_t lost = 0;               // in Loss events
 	std::uint64_t duplicates = 0;  // notifications already delivered, dropped
 	std::uint64_t overflows = 0;   // socket overflows (ENOBUFS) resynced
+	std::uint64_t repeats = 0;     // FindingRepeats delivered
 
 	bool operator==(const StreamCounters &) const = default;
 };
@@ -62,8 +76,11 @@ EDGEDMA_API std::string_view receive_mode_name(ReceiveMode mode);
 // Live findings from the module's "events" multicast group, received with
 // io_uring. Sequence numbers are checked: a gap or a socket overflow is
 // recovered from the module's log (FINDINGS_GET) as far as the log still
-// reaches, and what it no longer holds is delivered as a Loss. Needs
-// CAP_SYS_ADMIN (the log and the counters are read).
+// reaches, and what it no longer holds is delivered as a Loss. The group's
+// FINDING_REPEATS notifications come as FindingRepeats, outside the
+// sequence; one lost on the way is not recovered (the next one, and the
+// finding in the log, carry the whole count). Needs CAP_SYS_ADMIN (the log
+// and the counters are read).
 class EDGEDMA_API EventStream {
 public:
 	struct Options {
@@ -87,7 +104,8 @@ public:
 	EventStream &operator=(const EventStream &) = delete;
 
 	// Waits up to timeout (forever without one) and returns what arrived,
-	// in sequence order; empty when the time ran out or a signal came.
+	// in sequence order (StreamEvent); empty when the time ran out or a
+	// signal came.
 	// Throws Error, also when the module is unloaded under the stream.
 	std::vector<StreamEvent> poll(std::optional<std::chrono::nanoseconds> timeout);
 

@@ -95,8 +95,11 @@ struct RecordingEnd {
 	bool operator==(const RecordingEnd &) const = default;
 };
 
+// New alternatives go at the end, so that the index of every earlier one
+// stays what it was.
 using Record = std::variant<Info, StatsSnapshot, DevicePolicy, PolicyOverride, LiveMapping,
-			    Finding, Loss, MapEvent, MapEventLoss, SymbolTable, RecordingEnd>;
+			    Finding, Loss, MapEvent, MapEventLoss, SymbolTable, RecordingEnd,
+			    FindingRepeats>;
 
 // Writes a recording. Records go to the file in the order given; the file
 // is complete once finish() has written RecordingEnd and flushed. Throws

@@ -6,6 +6,7 @@
 // newer module may send values this library has no name for); names.hpp
 // turns them into words.
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,8 +50,48 @@ struct Finding {
 	// logged, and each entry of a site carries the site's count.
 	std::optional<std::uint64_t> occurrences;
 	std::optional<std::uint64_t> last_time_ns;
+	// The call chain from the caller outwards: return addresses, caller
+	// first (call_chain[0] is caller), then the code that called the
+	// caller, and so on; up to six from the module (call_chain_frames_max
+	// decoded). The kernel takes it for a logged finding only, and keeps
+	// the caller alone where its unwinder cannot get past it (arm64, calls
+	// hooked at their entry). Empty from modules (and recordings) that
+	// predate it, and for a finding without a caller.
+	std::vector<std::uint64_t> call_chain;
+	// The frames of call_chain named as caller_name is, one each, in the
+	// same order; "?" where no symbol covers the address. Never more than
+	// call_chain has (the module cuts the text at a bound, so the last
+	// frames may have no name); empty where the module sent no names.
+	std::vector<std::string> call_chain_names;
+	// The module of the device's driver at the call ("" when the driver is
+	// built in, or the device had none); absent from modules (and
+	// recordings) that predate it. Where the caller is a helper layer
+	// (scsi_dma_map, the USB core), the driver's frame in call_chain is the
+	// code to blame: find_culprit() (culprit.hpp) picks it.
+	std::optional<std::string> driver_module;
 
 	bool operator==(const Finding &) const = default;
+};
+
+// Most return addresses a decoded call chain may hold: the module sends six
+// at most; a newer one may send more, but never this many (a chain longer
+// than this is refused as malformed).
+inline constexpr std::size_t call_chain_frames_max = 64;
+
+// A FINDING_REPEATS notification: the site (device, kind, caller) of the
+// logged finding seq was found again. Sent at most once a second per site,
+// with the count so far; a listener that misses one loses only timeliness,
+// as the next one, and the finding in the module's log, carry the whole
+// count.
+struct FindingRepeats {
+	std::uint64_t seq = 0;          // of the logged finding of the site
+	std::uint32_t kind = 0;         // enum edgedma_finding_kind
+	std::string device;             // dev_name()
+	std::string driver;             // empty when the device has none bound
+	std::uint64_t occurrences = 0;  // so far, the logged one included
+	std::uint64_t last_time_ns = 0; // ktime_get_ns() of the latest
+
+	bool operator==(const FindingRepeats &) const = default;
 };
 
 // One live mapping (MAPPINGS_GET). A scatter-gather mapping comes as one

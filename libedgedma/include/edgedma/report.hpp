@@ -22,12 +22,18 @@ EDGEDMA_API std::string render_report_json(const Summary &summary, const Symboli
 // report's "findings" array, and what `edgedma findings --json` and
 // `edgedma watch --json` print. Keys: seq, time_ns, kind, call, device,
 // driver, dma_addr, size, dir, cpu_phys, caller, caller_addr, map_caller,
-// map_caller_addr, detail, occurrences, last_time_ns. Addresses are "0x..."
-// strings; cpu_phys, map_caller and map_caller_addr are null when absent,
-// caller and caller_addr when the module could not tell (0), occurrences
-// and last_time_ns when the module did not count the finding's site. kind,
-// call and dir are words ("kind-17" for a kind this library does not know).
-// Malformed UTF-8 in a name comes out replaced, never as an exception.
+// map_caller_addr, detail, occurrences, last_time_ns, call_chain,
+// driver_module, culprit. Addresses are "0x..." strings; cpu_phys,
+// map_caller and map_caller_addr are null when absent, caller and
+// caller_addr when the module could not tell (0), occurrences and
+// last_time_ns when the module did not count the finding's site,
+// driver_module when the module predates it. call_chain is
+// [{"addr": "0x...", "name": "func+0x1c/0x80 [mod]" or null}], caller first
+// (empty without a chain); culprit the name of the frame to blame
+// (find_culprit()): the caller's, as "caller", where the caller is to
+// blame. kind, call and dir are words ("kind-17" for a kind this library
+// does not know). Malformed UTF-8 in a name comes out replaced, never as
+// an exception.
 EDGEDMA_API std::string render_finding_json(const Finding &finding, const Symbolizer &symbols);
 
 // One self-contained HTML page: no network, no external file. Findings

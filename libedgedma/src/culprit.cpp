@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+//
+// The frame of a finding's call chain to blame (culprit.hpp).
+#include <edgedma/culprit.hpp>
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+namespace edgedma {
+namespace {
+
+using namespace std::string_view_literals;
+
+// The kernel's helper layers: code that calls the DMA API for a driver, on
+// memory the driver handed it. A finding whose caller is one of these is
+// the driver's doing (or its caller's), not the helper's: scsi_dma_map()
+// maps the scatterlist a SCSI host driver built, the USB core maps the
+// buffer of the URB a USB driver submitted. The list is small on purpose:
+// a prefix here makes every function it starts skipped for drivers that
+// are built in (for a driver module, its own frames are found first and
+// never skipped), so only prefixes that name a kernel core, not a driver
+// family, belong here ("virtio_" would skip virtio_blk's
+// virtio_queue_rq(), so only the ring's own "vring_" and "virtqueue_" are).
+constexpr std::array helper_prefixes{
+	// The DMA API's own wrappers (dma_map_sgtable(), dma_pool_alloc(),
+	// dmam_alloc_attrs()), should the hook see a call from inside it,
+	// and what lies beneath it.
+	"dma_"sv, "__dma_"sv, "dmam_"sv, "iommu_"sv, "swiotlb_"sv,
+	// Scatterlist helpers that build and walk the lists being mapped.
+	"sg_"sv, "__sg_"sv,
+	// Storage: the SCSI midlayer (scsi_dma_map()), libata (ata_sg_setup(),
+	// ata_qc_issue()), the block layer's dispatch, which calls a driver's
+	// queue_rq() and so lies further out than the driver's frames.
+	"scsi_"sv, "__scsi_"sv, "ata_"sv, "__ata_"sv, "blk_"sv, "__blk_"sv,
+	// USB: the core and the HCD glue (usb_hcd_map_urb_for_dma(),
+	// usb_submit_urb(), hcd_buffer_alloc()): the class driver that
+	// submitted the URB is to blame, not the host controller's.
+	"usb_"sv, "__usb_"sv, "hcd_"sv,
+	// Networking: skb helpers, NAPI and the device layer, the page pool
+	// (page_pool_dma_map()).
+	"skb_"sv, "__skb_"sv, "napi_"sv, "__napi_"sv, "netif_"sv, "__netif_"sv,
+	"page_pool_"sv, "__page_pool_"sv,
+	// The virtio ring maps for every virtio driver (vring_map_one_sg()).
+	"vring_"sv, "virtqueue_"sv,
+	// The MMC, SPI (spi_map_buf()) and I2C cores.
+	"mmc_"sv, "__mmc_"sv, "spi_"sv, "__spi_"sv, "i2c_"sv, "__i2c_"sv,
+};
+
+bool named(const std::vector<std::string> &names, std::size_t frame)
+{
+	return frame < names.size() && !names[frame].empty() && names[frame] != "?";
+}
+
+bool in_module(std::string_view frame_name, std::string_view module)
+{
+	// "func+0x1c/0x80 [module]", as %pS prints a module's symbol.
+	return frame_name.size() > module.size() + 3 && frame_name.ends_with(']') &&
+	       frame_name.substr(frame_name.size() - module.size() - 3, 2) == " [" &&
+	       frame_name.substr(frame_name.size() - module.size() - 1, module.size()) == module;
+}
+
+Culprit frame_culprit(const Finding &finding, std::size_t frame)
+{
+	if (frame == 0)
+		return Culprit{0, finding.caller, finding.caller_name};
+	return Culprit{frame, finding.call_chain[frame], finding.call_chain_names[frame]};
+}
+
+} // namespace
+
+std::span<const std::string_view> helper_layer_prefixes()
+{
+	return helper_prefixes;
+}
+
+std::string_view frame_function(std::string_view frame_name)
+{
+	std::size_t end = frame_name.find('+');
+	if (end == std::string_view::npos)
+		end = frame_name.find(' ');
+	return frame_name.substr(0, end);
+}
+
+bool in_helper_layer(std::string_view frame_name)
+{
+	const std::string_view function = frame_function(frame_name);
+	for (std::string_view prefix : helper_prefixes)
+		if (function.starts_with(prefix))
+			return true;
+	return false;
+}
+
+Culprit find_culprit(const Finding &finding)
+{
+	const auto &names = finding.call_chain_names;
+	// decode_finding() holds names to no more than frames; a Finding made
+	// otherwise is held to it here.
+	const std::size_t frames = std::min(names.size(), finding.call_chain.size());
+	const std::string_view module =
+		finding.driver_module ? std::string_view(*finding.driver_module) : std::string_view();
+	if (!module.empty())
+		for (std::size_t frame = 0; frame < frames; frame++)
+			if (named(names, frame) && in_module(names[frame], module))
+				return frame_culprit(finding, frame);
+	// No frame of the driver's module (above, a helper name would not
+	// have hidden one): the first that is no helper's.
+	for (std::size_t frame = 0; frame < frames; frame++)
+		if (named(names, frame) && !in_helper_layer(names[frame]))
+			return frame_culprit(finding, frame);
+	return frame_culprit(finding, 0);
+}
+
+std::optional<std::string> describe_culprit(const Finding &finding, const Symbolizer &symbols)
+{
+	const Culprit culprit = find_culprit(finding);
+	if (culprit.is_caller() || !culprit.name)
+		return std::nullopt;
+	return *culprit.name + " (via " +
+	       describe_caller(finding.caller, finding.caller_name, symbols).value_or("unknown") +
+	       ")";
+}
+
+} // namespace edgedma
