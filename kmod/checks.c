@@ -73,11 +73,23 @@ static const char *edgedma_dir_name(u32 dir)
 	return dir < ARRAY_SIZE(edgedma_dir_names) ? edgedma_dir_names[dir] : "?";
 }
 
+/*
+ * The last translation of a DMA address the checks of one call asked for:
+ * the memory, bounce, segment and neighbour checks of a map all ask about
+ * the same address, and an IOMMU walk is the dearest step of the hook.
+ */
+struct edgedma_xlat {
+	u64 dma_addr;
+	u64 phys;
+	bool valid;
+};
+
 /* What a check knows about the call it is judging. */
 struct edgedma_ctx {
 	const struct edgedma_call *call;
 	struct edgedma_devrec *rec;
 	struct edgedma_policy policy;
+	struct edgedma_xlat *xlat;
 };
 
 static bool edgedma_check_on(const struct edgedma_ctx *ctx, u32 kind)
@@ -154,7 +166,7 @@ edgedma_vfound_buffer_caller(const struct edgedma_ctx *ctx, u32 kind, u64 dma_ad
 	va_end(args);
 }
 
-static u64 edgedma_device_phys(struct device *dev, u64 dma_addr);
+static u64 edgedma_device_phys(const struct edgedma_ctx *ctx, u64 dma_addr);
 
 /*
  * Does the device work on a copy of the buffer at @phys, which it reaches
@@ -169,7 +181,7 @@ static bool edgedma_is_bounced(const struct edgedma_ctx *ctx, u64 dma_addr, u64 
 	if ((c->kind != EDGEDMA_CALL_MAP_PAGE && c->kind != EDGEDMA_CALL_MAP_SG) ||
 	    !dma_addr)
 		return false;
-	dev_phys = edgedma_device_phys(c->dev, dma_addr);
+	dev_phys = edgedma_device_phys(ctx, dma_addr);
 	return dev_phys != EDGEDMA_NO_PHYS && dev_phys != phys;
 }
 
@@ -255,7 +267,7 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 /* ---- checks on what the device is given -------------------------------- */
 
 /* The physical address the device reaches at @dma_addr, or NO_PHYS. */
-static u64 edgedma_device_phys(struct device *dev, u64 dma_addr)
+static u64 edgedma_translate(struct device *dev, u64 dma_addr)
 {
 	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);
 
@@ -268,6 +280,19 @@ static u64 edgedma_device_phys(struct device *dev, u64 dma_addr)
 		return iommu_iova_to_phys(domain, dma_addr) ?: EDGEDMA_NO_PHYS;
 	}
 	return edgedma_direct_dma_to_phys(dev, dma_addr);
+}
+
+/* edgedma_translate() of the call's device, once per address and call. */
+static u64 edgedma_device_phys(const struct edgedma_ctx *ctx, u64 dma_addr)
+{
+	struct edgedma_xlat *x = ctx->xlat;
+
+	if (!x->valid || x->dma_addr != dma_addr) {
+		x->phys = edgedma_translate(ctx->call->dev, dma_addr);
+		x->dma_addr = dma_addr;
+		x->valid = true;
+	}
+	return x->phys;
 }
 
 static void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
@@ -304,7 +329,7 @@ static void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
 
 	if (cpu_phys == EDGEDMA_NO_PHYS || !edgedma_check_on(ctx, EDGEDMA_FINDING_BOUNCED))
 		return;
-	dev_phys = edgedma_device_phys(dev, dma_addr);
+	dev_phys = edgedma_device_phys(ctx, dma_addr);
 	if (dev_phys != EDGEDMA_NO_PHYS && dev_phys != cpu_phys)
 		edgedma_found(ctx, EDGEDMA_FINDING_BOUNCED, dma_addr, size, 0,
 			      "buffer at phys %#llx is bounced: the device works on a copy at phys %#llx (swiotlb), which costs a copy per transfer%s",
@@ -638,7 +663,8 @@ static void edgedma_on_sync_sg(const struct edgedma_ctx *ctx)
 
 static void edgedma_judge_call(const struct edgedma_call *call)
 {
-	struct edgedma_ctx ctx = { .call = call };
+	struct edgedma_xlat xlat = { .valid = false };
+	struct edgedma_ctx ctx = { .call = call, .xlat = &xlat };
 
 	this_cpu_inc(edgedma_calls);
 	if (!call->dev)
