@@ -7,6 +7,8 @@
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
+#include "snapshot_store.h"
+
 struct device;
 
 #define EDGEDMA_NAME_LEN	48
@@ -41,6 +43,8 @@ struct edgedma_devrec {
 	 * (dev->dma_skip_sync, 6.11+; sync_visible.c).
 	 */
 	bool sync_kept;
+	/* Snapshots of this device in the current second (snapshot_rate). */
+	struct edgedma_snapshot_rate snapshots;
 	atomic_t ready;
 };
 

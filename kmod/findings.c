@@ -99,7 +99,7 @@ const char *edgedma_finding_kind_name(u32 kind)
 }
 
 /* Name the code at @addr as %pS does, or "" when no symbol covers it. */
-static void edgedma_symbol_name(char *buf, size_t len, unsigned long addr)
+void edgedma_symbol_name(char *buf, size_t len, unsigned long addr)
 {
 	char sym[KSYM_SYMBOL_LEN];
 

@@ -65,6 +65,9 @@ struct edgedma_finding {
 void edgedma_call_chain(struct edgedma_finding *f, unsigned long caller,
 			struct device *dev);
 
+/* @addr as %pS names it, or "" when no symbol covers it. Any context. */
+void edgedma_symbol_name(char *buf, size_t len, unsigned long addr);
+
 int edgedma_findings_init(void);
 void edgedma_findings_exit(void);
 

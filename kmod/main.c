@@ -21,6 +21,8 @@
 #include "maptrack.h"
 #include "map_events.h"
 #include "netlink.h"
+#include "snapshot_capture.h"
+#include "snapshot_store.h"
 #include "sync_visible.h"
 #include "vmalloc_pages.h"
 
@@ -67,9 +69,12 @@ static int __init edgedma_init(void)
 	err = edgedma_sync_visible_init();
 	if (err)
 		goto err_vmalloc;
-	err = edgedma_hook_start();
+	err = edgedma_snapshot_capture_init() ?: edgedma_snapshot_store_init();
 	if (err)
 		goto err_sync_visible;
+	err = edgedma_hook_start();
+	if (err)
+		goto err_snapshots;
 	err = edgedma_netlink_init();
 	if (err)
 		goto err_hook;
@@ -81,6 +86,8 @@ static int __init edgedma_init(void)
 
 err_hook:
 	edgedma_hook_stop();
+err_snapshots:
+	edgedma_snapshot_store_exit();
 err_sync_visible:
 	edgedma_sync_visible_exit();
 err_vmalloc:
@@ -108,6 +115,7 @@ static void __exit edgedma_exit(void)
 {
 	edgedma_netlink_exit();
 	edgedma_hook_stop();
+	edgedma_snapshot_store_exit();
 	edgedma_sync_visible_exit();
 	edgedma_vmalloc_pages_exit();
 	edgedma_leaks_exit();

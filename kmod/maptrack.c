@@ -265,7 +265,7 @@ void edgedma_maptrack_set_neighbours(struct edgedma_devrec *rec, u64 dma_addr,
 
 /* Search one class's granules downwards from @addr. */
 static bool edgedma_search_class(struct edgedma_devrec *rec, unsigned int class,
-				 u64 addr, u64 size, bool contain,
+				 u64 addr, u64 size, bool contain, bool trylock,
 				 struct edgedma_mapping *out)
 {
 	unsigned int shift = edgedma_class_shift[class];
@@ -281,7 +281,10 @@ static bool edgedma_search_class(struct edgedma_devrec *rec, unsigned int class,
 		struct edgedma_mapping *m;
 		bool hit = false;
 
-		raw_spin_lock(&b->lock);
+		if (!trylock)
+			raw_spin_lock(&b->lock);
+		else if (!raw_spin_trylock(&b->lock))
+			continue;	/* the caller may be the CPU holding it */
 		hlist_for_each_entry(m, &b->head, node) {
 			if (m->devrec != rec || addr < m->dma_addr ||
 			    addr >= m->dma_addr + m->size)
@@ -300,13 +303,14 @@ static bool edgedma_search_class(struct edgedma_devrec *rec, unsigned int class,
 }
 
 static bool edgedma_search(struct edgedma_devrec *rec, u64 addr, u64 size,
-			   bool contain, struct edgedma_mapping *out)
+			   bool contain, bool trylock, struct edgedma_mapping *out)
 {
 	unsigned int class;
 
 	lockdep_assert_irqs_disabled();
 	for (class = 0; class < EDGEDMA_CLASSES; class++)
-		if (edgedma_search_class(rec, class, addr, size, contain, out))
+		if (edgedma_search_class(rec, class, addr, size, contain,
+					 trylock, out))
 			return true;
 	return false;
 }
@@ -314,13 +318,25 @@ static bool edgedma_search(struct edgedma_devrec *rec, u64 addr, u64 size,
 bool edgedma_maptrack_find_containing(struct edgedma_devrec *rec, u64 addr,
 				      u64 size, struct edgedma_mapping *out)
 {
-	return edgedma_search(rec, addr, size, true, out);
+	return edgedma_search(rec, addr, size, true, false, out);
 }
 
 bool edgedma_maptrack_find_overlapping(struct edgedma_devrec *rec, u64 addr,
 				       struct edgedma_mapping *out)
 {
-	return edgedma_search(rec, addr, 1, false, out);
+	return edgedma_search(rec, addr, 1, false, false, out);
+}
+
+bool edgedma_maptrack_find_overlapping_try(struct edgedma_devrec *rec, u64 addr,
+					   bool trylock, struct edgedma_mapping *out)
+{
+	unsigned long flags;
+	bool found;
+
+	local_irq_save(flags);
+	found = edgedma_search(rec, addr, 1, false, trylock, out);
+	local_irq_restore(flags);
+	return found;
 }
 
 bool edgedma_maptrack_history_find(struct edgedma_devrec *rec, u64 dma_addr,
@@ -382,6 +398,101 @@ void edgedma_maptrack_walk(unsigned long *pos, edgedma_mapping_fn fn, void *arg)
 		}
 	}
 	*pos = bucket << 16;
+}
+
+/*
+ * The next entry of @rec in bucket @b after the first @skip of them, copied
+ * into @out under the bucket's lock. -EBUSY: @trylock and the lock was held.
+ */
+static int edgedma_bucket_nth(struct edgedma_bucket *b,
+			      const struct edgedma_devrec *rec,
+			      unsigned long skip, bool trylock,
+			      struct edgedma_mapping *out)
+{
+	struct edgedma_mapping *m;
+	unsigned long n = 0, flags;
+	int found = -ENOENT;
+
+	if (trylock) {
+		if (!raw_spin_trylock_irqsave(&b->lock, flags))
+			return -EBUSY;
+	} else {
+		raw_spin_lock_irqsave(&b->lock, flags);
+	}
+	hlist_for_each_entry(m, &b->head, node) {
+		if (m->devrec != rec || n++ != skip)
+			continue;
+		*out = *m;
+		found = 0;
+		break;
+	}
+	raw_spin_unlock_irqrestore(&b->lock, flags);
+	return found;
+}
+
+bool edgedma_maptrack_walk_device(const struct edgedma_devrec *rec, bool trylock,
+				  edgedma_mapping_fn fn, void *arg)
+{
+	bool whole = true;
+	unsigned long i;
+
+	for (i = 0; i < (1UL << EDGEDMA_HASH_BITS); i++) {
+		struct edgedma_mapping copy;
+		unsigned long skip;
+		int err;
+
+		for (skip = 0;; skip++) {
+			err = edgedma_bucket_nth(&edgedma_buckets[i], rec, skip,
+						 trylock, &copy);
+			if (err)
+				break;
+			if (!fn(&copy, arg))
+				return whole;
+		}
+		if (err == -EBUSY)
+			whole = false;
+	}
+	return whole;
+}
+
+bool edgedma_maptrack_history_walk(const struct edgedma_devrec *rec, bool trylock,
+				   bool (*fn)(const struct edgedma_unmapped *u,
+					      void *arg),
+				   void *arg)
+{
+	bool whole = true;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct edgedma_history *h = &edgedma_histories[cpu];
+		unsigned int i;
+
+		for (i = 0; i < history_size; i++) {
+			struct edgedma_unmapped copy;
+			unsigned long flags;
+			bool mine;
+
+			if (trylock) {
+				if (!raw_spin_trylock_irqsave(&h->lock, flags)) {
+					whole = false;
+					break;
+				}
+			} else {
+				raw_spin_lock_irqsave(&h->lock, flags);
+			}
+			copy = h->ring[i];
+			raw_spin_unlock_irqrestore(&h->lock, flags);
+			mine = copy.devrec == rec && copy.unmap_time_ns;
+			if (mine && !fn(&copy, arg))
+				return whole;
+		}
+	}
+	return whole;
+}
+
+bool edgedma_maptrack_history_kept(void)
+{
+	return history_size;
 }
 
 /*

@@ -73,6 +73,12 @@ void edgedma_maptrack_set_neighbours(struct edgedma_devrec *devrec, u64 dma_addr
 /* Copy any mapping of @devrec that overlaps @addr. */
 bool edgedma_maptrack_find_overlapping(struct edgedma_devrec *devrec,
 				       u64 addr, struct edgedma_mapping *out);
+/*
+ * The same from any context, interrupts on or off; with @trylock a busy
+ * bucket is passed over (fault and panic context).
+ */
+bool edgedma_maptrack_find_overlapping_try(struct edgedma_devrec *devrec, u64 addr,
+					   bool trylock, struct edgedma_mapping *out);
 /* The most recent history entry of @devrec at @dma_addr. */
 bool edgedma_maptrack_history_find(struct edgedma_devrec *devrec, u64 dma_addr,
 				   struct edgedma_unmapped *out);
@@ -84,6 +90,21 @@ bool edgedma_maptrack_history_find(struct edgedma_devrec *devrec, u64 dma_addr,
  */
 typedef bool (*edgedma_mapping_fn)(const struct edgedma_mapping *m, void *arg);
 void edgedma_maptrack_walk(unsigned long *pos, edgedma_mapping_fn fn, void *arg);
+
+/*
+ * Visit the live mappings, then the remembered unmaps, of @rec, each copied
+ * out under its lock; @fn returns false to stop. Any context. With
+ * @trylock (panic, faults) a busy lock is passed over: false then says the
+ * walk was not whole.
+ */
+bool edgedma_maptrack_walk_device(const struct edgedma_devrec *rec, bool trylock,
+				  edgedma_mapping_fn fn, void *arg);
+bool edgedma_maptrack_history_walk(const struct edgedma_devrec *rec, bool trylock,
+				   bool (*fn)(const struct edgedma_unmapped *u,
+					      void *arg),
+				   void *arg);
+/* Whether unmaps are remembered at all (history_size > 0). */
+bool edgedma_maptrack_history_kept(void);
 
 /* Drop every mapping @match selects (unbind, unload), passing each to @fn. */
 void edgedma_maptrack_drain(bool (*match)(const struct edgedma_mapping *m,

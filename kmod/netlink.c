@@ -70,6 +70,15 @@ static const struct nla_policy edgedma_map_events_set_policy[EDGEDMA_A_MAP_EVENT
 	[EDGEDMA_A_MAP_EVENTS_ENABLE] = NLA_POLICY_MAX(NLA_U32, 1),
 };
 
+static const struct nla_policy edgedma_snapshot_take_policy[EDGEDMA_A_SNAPSHOT_MAX + 1] = {
+	[EDGEDMA_A_SNAPSHOT_DEVICE] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
+	[EDGEDMA_A_SNAPSHOT_TRIGGER_ADDR] = { .type = NLA_U64 },
+};
+
+static const struct nla_policy edgedma_snapshot_get_policy[EDGEDMA_A_SNAPSHOT_MAX + 1] = {
+	[EDGEDMA_A_SNAPSHOT_SEQ] = { .type = NLA_U64 },
+};
+
 static const struct genl_multicast_group edgedma_mcgrps[] = {
 	[EDGEDMA_GROUP_EVENTS] = {
 		.name = EDGEDMA_MCGRP_EVENTS,
@@ -251,6 +260,20 @@ static const struct genl_ops edgedma_nl_ops[] = {
 		.dumpit = edgedma_nl_devices_dump,
 		.policy = edgedma_devices_get_policy,
 		.maxattr = EDGEDMA_A_DEVICE_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_SNAPSHOT_TAKE,
+		.doit = edgedma_nl_snapshot_take,
+		.policy = edgedma_snapshot_take_policy,
+		.maxattr = EDGEDMA_A_SNAPSHOT_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_SNAPSHOT_GET,
+		.doit = edgedma_nl_snapshot_get,
+		.start = edgedma_nl_dump_start,
+		.dumpit = edgedma_nl_snapshot_dump,
+		.policy = edgedma_snapshot_get_policy,
+		.maxattr = EDGEDMA_A_SNAPSHOT_MAX,
 	},
 };
 

@@ -31,6 +31,12 @@ int edgedma_nl_notify_finding(const struct edgedma_finding *f);
 struct edgedma_site_repeats;
 int edgedma_nl_notify_repeats(const struct edgedma_site_repeats *r,
 			      const char *device, const char *driver);
+/*
+ * Multicast that snapshot @header (the first @len bytes of its record) was
+ * stored, the whole record being @record_size bytes; process context,
+ * returns as the above.
+ */
+int edgedma_nl_notify_snapshot(const void *header, u32 len, u32 record_size);
 /* Whether anyone subscribed to the "events" group. */
 bool edgedma_nl_events_listened(void);
 
@@ -59,6 +65,12 @@ enum { EDGEDMA_GROUP_EVENTS, EDGEDMA_GROUP_MAP_EVENTS };
  */
 bool edgedma_nl_send_begin(void);
 void edgedma_nl_send_end(void);
+/*
+ * Multicast one message of @cmd to the "events" group, its attributes put
+ * by @put; nothing is built when nobody listens. Process context.
+ */
+int edgedma_nl_notify_events(u8 cmd, int (*put)(struct sk_buff *msg, const void *arg),
+			     const void *arg);
 /* Multicast @msg to @group; only to CAP_SYS_ADMIN listeners (compat.h). */
 void edgedma_nl_multicast(struct sk_buff *msg, unsigned int group);
 
@@ -96,5 +108,8 @@ int edgedma_nl_policy_get(struct sk_buff *skb, struct genl_info *info);
 int edgedma_nl_policy_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int edgedma_nl_policy_del(struct sk_buff *skb, struct genl_info *info);
 int edgedma_nl_map_events_set(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_snapshot_take(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_snapshot_get(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_snapshot_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _EDGEDMA_NETLINK_H */

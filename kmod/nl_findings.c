@@ -50,12 +50,8 @@ bool edgedma_nl_events_listened(void)
 	return genl_has_listeners(&edgedma_family, &init_net, EDGEDMA_GROUP_EVENTS);
 }
 
-/*
- * Multicast one message of @cmd to the "events" group, its attributes put
- * by @put; nothing is built when nobody listens.
- */
-static int edgedma_nl_notify_events(u8 cmd, int (*put)(struct sk_buff *msg, const void *arg),
-				    const void *arg)
+int edgedma_nl_notify_events(u8 cmd, int (*put)(struct sk_buff *msg, const void *arg),
+			     const void *arg)
 {
 	struct sk_buff *msg;
 	void *hdr;

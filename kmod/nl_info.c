@@ -14,6 +14,7 @@
 #include "map_events.h"
 #include "maptrack.h"
 #include "netlink.h"
+#include "snapshot_store.h"
 #include "sync_visible.h"
 #include "vmalloc_pages.h"
 
@@ -49,7 +50,8 @@ static u64 edgedma_memory_held(void)
 {
 	return edgedma_devices_memory() + edgedma_maptrack_memory() +
 	       edgedma_findings_memory() + edgedma_map_events_memory() +
-	       edgedma_hook_memory() + edgedma_vmalloc_pages_memory();
+	       edgedma_hook_memory() + edgedma_vmalloc_pages_memory() +
+	       edgedma_snapshot_memory();
 }
 
 int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
@@ -83,7 +85,11 @@ int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    PUT(SYNC_SKIPS_CLEARED, edgedma_sync_visible_cleared()) ||
 	    PUT(FINDINGS_FOLDED, edgedma_sites_folded()) ||
 	    PUT(FINDING_SITES, edgedma_sites_used()) ||
-	    PUT(FINDING_SITES_FULL, edgedma_sites_full()))
+	    PUT(FINDING_SITES_FULL, edgedma_sites_full()) ||
+	    PUT(SNAPSHOTS, edgedma_snapshots_stored()) ||
+	    PUT(SNAPSHOTS_SUPPRESSED, edgedma_snapshots_suppressed()) ||
+	    PUT(SNAPSHOTS_DROPPED, edgedma_snapshots_dropped()) ||
+	    PUT(SNAPSHOTS_TRUNCATED, edgedma_snapshots_truncated()))
 		return edgedma_nl_reply_overflow(msg, info);
 #undef PUT
 

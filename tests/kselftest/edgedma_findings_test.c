@@ -47,23 +47,16 @@
 #include <unistd.h>
 #include <linux/edgedma.h>
 
+#include "edu.h"
 #include "harness.h"
 #include "nl.h"
 
-#define EDU_NAME	"edgedma_test_edu"
-#define EDU_DEBUGFS	"/sys/kernel/debug/" EDU_NAME
-#define EDU_PCI_DRIVER	"/sys/bus/pci/drivers/" EDU_NAME
-#define EDU_SYSFS	"/sys/module/" EDU_NAME
-#define EDU_VENDOR	"0x1234"
-#define EDU_DEVICE	"0x11e8"
-#define PCI_DEVICES	"/sys/bus/pci/devices"
 
 #define EDGEDMA_MODULE	"edgedma"
 #define EDGEDMA_SYSFS	"/sys/module/" EDGEDMA_MODULE
 #define EDGEDMA_PARAMS	EDGEDMA_SYSFS "/parameters"
 
 #define MAX_FINDINGS	256
-#define EDU_RECORD_SIZE	8192	/* the driver's EDU_LOG_SIZE */
 #define TEST_TIMEOUT	180	/* a reload plus a mode, under TCG */
 
 #define NOT_LOADED_HINT \
@@ -100,38 +93,11 @@ static const char *kind_name(__u32 kind)
 
 /* ---- what main() finds before the tests run (inherited by each test) -- */
 
-static char edu_dev[64];		/* the edu device's PCI name */
 static char edgedma_params[1024];	/* edgedma's parameters at start */
 static char edgedma_params_nohook[1024];	/* the same without hook= */
 static char edgedma_hook_at_start[32];	/* its hook= then, "" if unloaded */
 
 /* ---- small file helpers ---------------------------------------------- */
-
-/* Read a whole (small) file; returns its length or -errno. */
-static ssize_t read_file(const char *path, char *buf, size_t n)
-{
-	size_t len = 0;
-	ssize_t r;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	while (len + 1 < n) {
-		r = read(fd, buf + len, n - 1 - len);
-		if (r < 0) {
-			r = -errno;
-			close(fd);
-			return r;
-		}
-		if (!r)
-			break;
-		len += r;
-	}
-	close(fd);
-	buf[len] = '\0';
-	return len;
-}
 
 /*
  * Where a loaded module's memory starts and how long it is, from
@@ -155,80 +121,7 @@ static bool module_range(const char *name, unsigned long long *base,
 	return found;
 }
 
-/* The first line of a file, without its newline. */
-static int read_line(const char *path, char *buf, size_t n)
-{
-	ssize_t len = read_file(path, buf, n);
-
-	if (len < 0)
-		return len;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-/* One write(2) of @s; 0 or -errno (what a sysfs/debugfs store returned). */
-static int write_file(const char *path, const char *s)
-{
-	ssize_t r;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = write(fd, s, strlen(s));
-	if (r < 0)
-		err = -errno;
-	else if ((size_t)r != strlen(s))
-		err = -EIO;
-	close(fd);
-	return err;
-}
-
-/* Copy a string that may not fit; truncation is acceptable here. */
-static void copy_name(char *dst, size_t n, const char *src)
-{
-	size_t len = strnlen(src, n - 1);
-
-	memcpy(dst, src, len);
-	dst[len] = '\0';
-}
-
-static bool path_exists(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st);
-}
-
 /* ---- modules ----------------------------------------------------------- */
-
-static int load_module(const char *ko, const char *params)
-{
-	int fd, err = 0;
-
-	fd = open(ko, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (syscall(SYS_finit_module, fd, params, 0))
-		err = -errno;
-	close(fd);
-	return err;
-}
-
-static int unload_module(const char *name)
-{
-	int tries;
-
-	/* A reference taken by a netlink operation in flight goes quickly. */
-	for (tries = 0; tries < 50; tries++) {
-		if (!syscall(SYS_delete_module, name, O_NONBLOCK))
-			return 0;
-		if (errno != EWOULDBLOCK && errno != EAGAIN && errno != EBUSY)
-			return -errno;
-		usleep(100000);
-	}
-	return -errno;
-}
 
 /*
  * edgedma's parameters as "name=value ..." (each as /sys/module shows it,
@@ -796,11 +689,6 @@ FIXTURE_TEARDOWN(findings)
 }
 
 /* ---- the test driver ---------------------------------------------------- */
-
-static void edu_path(char *buf, size_t n, const char *file)
-{
-	snprintf(buf, n, "%s/%s/%s", EDU_DEBUGFS, edu_dev, file);
-}
 
 /* The driver's record of its last mode, one TH_LOG line per line. */
 static void log_record(struct __test_metadata *_metadata)
@@ -1534,7 +1422,6 @@ TEST_F(findings, kernel_log_names_no_addresses)
 #define LATE_NAME	"edgedma_test_late"
 #define LATE_SYSFS	"/sys/module/" LATE_NAME
 
-static void edu_ko_path(char *buf, size_t n);
 
 /* Whether @name is "@func+0x.../0x... [" LATE_NAME "]", as %pS names it. */
 static bool names_late_function(const char *name, const char *func)
@@ -1645,122 +1532,6 @@ TEST_F_TIMEOUT(findings, late_module_named, TEST_TIMEOUT)
 }
 
 /* ---- before and after the tests ----------------------------------------- */
-
-/* The test driver's .ko for this guest, or "" when it cannot be named. */
-static void edu_ko_path(char *buf, size_t n)
-{
-	const char *ko = getenv("EDU_TEST_KO");
-	const char *src = getenv("EDGEDMA_SRC");
-	const char *arch = getenv("EDGEDMA_VM_ARCH");
-	const char *kernel = getenv("EDGEDMA_VM_KERNEL");
-	struct utsname u;
-
-	buf[0] = '\0';
-	if (ko && *ko) {
-		snprintf(buf, n, "%s", ko);
-		return;
-	}
-	if (!src || !*src || !kernel || !*kernel)
-		return;
-	if ((!arch || !*arch) && !uname(&u))
-		arch = strcmp(u.machine, "aarch64") ? u.machine : "arm64";
-	snprintf(buf, n, "%s/build/test-drivers/%s-%s/%s.ko", src,
-		 arch ? arch : "", kernel, EDU_NAME);
-}
-
-static bool is_edu(const char *dev)
-{
-	char path[PATH_MAX], id[32];
-
-	snprintf(path, sizeof(path), "%s/%s/vendor", PCI_DEVICES, dev);
-	if (read_line(path, id, sizeof(id)) || strcmp(id, EDU_VENDOR))
-		return false;
-	snprintf(path, sizeof(path), "%s/%s/device", PCI_DEVICES, dev);
-	return !read_line(path, id, sizeof(id)) && !strcmp(id, EDU_DEVICE);
-}
-
-/* The edu device's driver name, "" when unbound. */
-static void driver_of(const char *dev, char *buf, size_t n)
-{
-	char path[PATH_MAX], link[PATH_MAX];
-	ssize_t len;
-
-	snprintf(path, sizeof(path), "%s/%s/driver", PCI_DEVICES, dev);
-	len = readlink(path, link, sizeof(link) - 1);
-	buf[0] = '\0';
-	if (len <= 0)
-		return;
-	link[len] = '\0';
-	copy_name(buf, n, strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
-}
-
-/*
- * The edu device bound to the test driver: the first one already bound,
- * else the first unbound one, bound now. Exits (skip) when there is none.
- */
-static void find_edu_device(void)
-{
-	char unbound[64] = "", drv[64], other[160] = "";
-	struct dirent *d;
-	DIR *dir;
-	int err;
-
-	dir = opendir(PCI_DEVICES);
-	if (!dir)
-		ksft_exit_skip("%s: %s\n", PCI_DEVICES, strerror(errno));
-	while ((d = readdir(dir))) {
-		if (d->d_name[0] == '.' || !is_edu(d->d_name))
-			continue;
-		driver_of(d->d_name, drv, sizeof(drv));
-		if (!strcmp(drv, EDU_NAME)) {
-			copy_name(edu_dev, sizeof(edu_dev), d->d_name);
-			break;
-		}
-		if (!drv[0] && !unbound[0])
-			copy_name(unbound, sizeof(unbound), d->d_name);
-		else if (drv[0])
-			snprintf(other, sizeof(other), " (%.64s is bound to %s)",
-				 d->d_name, drv);
-	}
-	closedir(dir);
-	if (edu_dev[0])
-		return;
-	if (!unbound[0])
-		ksft_exit_skip("no edu device (PCI %s:%s) for %s%s: does the guest have one (edgedma-vm without --no-edu)?\n",
-			       EDU_VENDOR, EDU_DEVICE, EDU_NAME, other);
-	err = write_file(EDU_PCI_DRIVER "/bind", unbound);
-	if (err)
-		ksft_exit_fail_msg("binding %s to %s: %s\n", unbound, EDU_NAME,
-				   strerror(-err));
-	copy_name(edu_dev, sizeof(edu_dev), unbound);
-}
-
-/*
- * Load the test driver if it is not loaded. It does nothing to make its
- * syncs reach the DMA core on 6.11+: edgedma must keep them visible.
- */
-static void setup_edu_driver(void)
-{
-	char ko[PATH_MAX];
-	int err;
-
-	if (!path_exists(EDU_DEBUGFS) && !path_exists("/sys/kernel/debug/block"))
-		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-
-	if (path_exists(EDU_SYSFS))
-		return;
-	edu_ko_path(ko, sizeof(ko));
-	if (!ko[0])
-		ksft_exit_skip("%s is not loaded and cannot be found: set EDU_TEST_KO, or EDGEDMA_SRC and EDGEDMA_VM_KERNEL (edgedma-vm sets them)\n",
-			       EDU_NAME);
-	if (!path_exists(ko))
-		ksft_exit_skip("%s is not loaded and %s does not exist (make modules-all)\n",
-			       EDU_NAME, ko);
-	err = load_module(ko, "");
-	if (err)
-		ksft_exit_fail_msg("finit_module(%s): %s\n", ko, strerror(-err));
-	ksft_print_msg("loaded %s; it stays loaded\n", ko);
-}
 
 /* The driver's view of the device, as comments. */
 static void print_edu_info(void)

@@ -18,7 +18,7 @@
 #define SOL_NETLINK	270
 #endif
 
-#define NL_RX_SIZE	32768
+#define NL_RX_SIZE	(1 << 17)	/* a snapshot record of 64 KiB and more */
 
 static union {
 	struct nlmsghdr nlh;

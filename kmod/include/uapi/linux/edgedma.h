@@ -141,6 +141,32 @@
  *   CPU, in seq order. Each CPU numbers the calls it makes while the stream
  *   is on (from 1 at load), counting those it drops, so a gap in one CPU's
  *   numbers is exact loss.
+ *
+ * EDGEDMA_CMD_SNAPSHOT_TAKE (do, CAP_SYS_ADMIN)
+ *   request:  EDGEDMA_A_SNAPSHOT_DEVICE        string, dev_name() of a PCI or
+ *                                              platform device
+ *             [EDGEDMA_A_SNAPSHOT_TRIGGER_ADDR] u64, a DMA address of that
+ *                                              device the snapshot is about
+ *   reply:    EDGEDMA_A_SNAPSHOT_SEQ           u64, the snapshot taken
+ *   Refused with -EBUSY when the device's snapshots are rate limited or no
+ *   slot is free (both counted in GET_STATS), -ENODEV when no such device.
+ *
+ * EDGEDMA_CMD_SNAPSHOT_GET (do and dump, CAP_SYS_ADMIN)
+ *   do:       EDGEDMA_A_SNAPSHOT_SEQ -> the whole snapshot: its record, the
+ *             EDGEDMA_A_SNAPSHOT_* attributes as the module wrote them
+ *             (-ENOENT once the store reused its slot)
+ *   dump:     one message per stored snapshot, oldest first, with the
+ *             header of its record (SEQ to DRIVER below) and RECORD_SIZE
+ *
+ * EDGEDMA_CMD_SNAPSHOT (notification on the "events" multicast group)
+ *   A snapshot was stored: its header and RECORD_SIZE, as in the dump.
+ *
+ * A snapshot record is one stream of EDGEDMA_A_SNAPSHOT_* attributes that
+ * every carrier holds unchanged (netlink, devcoredump, the crash region,
+ * recordings). Its u64 values are not padded: read them with memcpy.
+ * Repeated parts (MAPPING, UNMAPPED, SKIPPED) are nested attributes, one per
+ * item. A record that ran out of room ends with TRUNCATED; every attribute
+ * before it is whole.
  */
 #ifndef _UAPI_LINUX_EDGEDMA_H
 #define _UAPI_LINUX_EDGEDMA_H
@@ -208,6 +234,37 @@ enum edgedma_finding_kind {
 						 * disabled */
 };
 
+/* What made a snapshot (EDGEDMA_A_SNAPSHOT_TRIGGER). */
+enum edgedma_snapshot_trigger {
+	EDGEDMA_SNAPSHOT_TRIGGER_MANUAL = 1,	/* SNAPSHOT_TAKE */
+	EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT,	/* the IOMMU refused an access */
+	EDGEDMA_SNAPSHOT_TRIGGER_CONTROLLER_ERROR, /* a named error handler ran */
+	EDGEDMA_SNAPSHOT_TRIGGER_OOPS,
+	EDGEDMA_SNAPSHOT_TRIGGER_PANIC,
+	EDGEDMA_SNAPSHOT_TRIGGER_FINDING,	/* a finding of a kind the policy names */
+};
+
+/* A part of a snapshot that can be left out (EDGEDMA_A_SKIP_PART). */
+enum edgedma_snapshot_part {
+	EDGEDMA_SNAPSHOT_PART_MAPPINGS = 1,	/* the device's live mappings */
+	EDGEDMA_SNAPSHOT_PART_UNMAPPED,		/* its recent unmaps */
+};
+
+/* Why it was left out (EDGEDMA_A_SKIP_REASON). */
+enum edgedma_skip_reason {
+	EDGEDMA_SKIP_DEVICE_UNSEEN = 1,		/* the device made no DMA-API call */
+	EDGEDMA_SKIP_LOCK_BUSY,			/* a lock was held: at panic, its
+						 * holder may be a stopped CPU */
+	EDGEDMA_SKIP_NOT_KEPT,			/* the module keeps none (history_size=0) */
+	EDGEDMA_SKIP_NO_ROOM,			/* more than the record holds */
+};
+
+/* How the device accessed memory (EDGEDMA_A_SNAPSHOT_TRIGGER_ACCESS). */
+enum edgedma_access {
+	EDGEDMA_ACCESS_READ = 1,
+	EDGEDMA_ACCESS_WRITE,
+};
+
 /* Coherency of a device as the checks treat it. */
 enum edgedma_coherency {
 	EDGEDMA_COHERENCY_AUTO = 1,		/* what the kernel says of the device */
@@ -257,6 +314,11 @@ enum {
 	EDGEDMA_A_STATS_FINDING_SITES,	/* sites (device, kind, caller) seen */
 	EDGEDMA_A_STATS_FINDING_SITES_FULL, /* occurrences logged unfolded: no
 					 * room for their site (finding_sites) */
+	EDGEDMA_A_STATS_SNAPSHOTS,	/* snapshots stored (the last seq) */
+	EDGEDMA_A_STATS_SNAPSHOTS_SUPPRESSED, /* triggers refused by the per-device
+					 * rate limit (snapshot_rate) */
+	EDGEDMA_A_STATS_SNAPSHOTS_DROPPED, /* triggers that found no free slot */
+	EDGEDMA_A_STATS_SNAPSHOTS_TRUNCATED, /* stored records that ran out of room */
 
 	__EDGEDMA_A_STATS_MAX,
 	EDGEDMA_A_STATS_MAX = (__EDGEDMA_A_STATS_MAX - 1)
@@ -317,6 +379,8 @@ enum {
 	EDGEDMA_A_MAPPING_TIME_NS,	/* u64 */
 	EDGEDMA_A_MAPPING_SG_INDEX,	/* u32, segment number in its sg list */
 	EDGEDMA_A_MAPPING_SG_COUNT,	/* u32, segments the sg mapping has */
+	EDGEDMA_A_MAPPING_CALLER_NAME,	/* string, as FINDING_CALLER_NAME; in
+					 * snapshots */
 
 	__EDGEDMA_A_MAPPING_MAX,
 	EDGEDMA_A_MAPPING_MAX = (__EDGEDMA_A_MAPPING_MAX - 1)
@@ -390,6 +454,73 @@ enum {
 };
 
 enum {
+	EDGEDMA_A_SNAPSHOT_PAD = 1,
+	/* The header: the dump and the SNAPSHOT notification carry these. */
+	EDGEDMA_A_SNAPSHOT_SEQ,		/* u64, 1 for the first since load */
+	EDGEDMA_A_SNAPSHOT_TIME_NS,	/* u64, ktime_get_ns(), as findings */
+	EDGEDMA_A_SNAPSHOT_REAL_TIME_NS, /* u64, wall clock, ns since the epoch */
+	EDGEDMA_A_SNAPSHOT_CPU,		/* u32, the CPU that took it */
+	EDGEDMA_A_SNAPSHOT_TRIGGER,	/* u32, enum edgedma_snapshot_trigger */
+	EDGEDMA_A_SNAPSHOT_TRIGGER_ADDR, /* u64, the DMA address (IOVA) it is
+					 * about; absent when none */
+	EDGEDMA_A_SNAPSHOT_TRIGGER_ACCESS, /* u32, enum edgedma_access */
+	EDGEDMA_A_SNAPSHOT_TRIGGER_REASON, /* u32, the IOMMU's fault reason */
+	EDGEDMA_A_SNAPSHOT_TRIGGER_SYMBOL, /* string, the handler that ran */
+	EDGEDMA_A_SNAPSHOT_FINDING_SEQ,	/* u64, the finding that made it */
+	EDGEDMA_A_SNAPSHOT_DEVICE,	/* string, dev_name() */
+	EDGEDMA_A_SNAPSHOT_DRIVER,	/* string, "" when unbound */
+	/* The body. */
+	EDGEDMA_A_SNAPSHOT_KERNEL_RELEASE, /* string, uname -r */
+	EDGEDMA_A_SNAPSHOT_HOOK_MODE,	/* u32, enum edgedma_hook_mode, 0 = none */
+	EDGEDMA_A_SNAPSHOT_MAPPING,	/* nested EDGEDMA_A_MAPPING_*, one per live
+					 * mapping of the device; the one holding
+					 * TRIGGER_ADDR first */
+	EDGEDMA_A_SNAPSHOT_MAPPINGS_LEFT_OUT, /* u64, live mappings of the device
+					 * not in the record (snapshot_mappings) */
+	EDGEDMA_A_SNAPSHOT_UNMAPPED,	/* nested EDGEDMA_A_UNMAPPED_*, one per
+					 * recent unmap of the device; the latest
+					 * of TRIGGER_ADDR first, the rest in no
+					 * order */
+	EDGEDMA_A_SNAPSHOT_SKIPPED,	/* nested EDGEDMA_A_SKIP_*, one per part
+					 * left out */
+	EDGEDMA_A_SNAPSHOT_TRUNCATED,	/* u32, 1: the record ran out of room
+					 * (snapshot_size); always last */
+	/* Only in the dump and the notification, not in the record. */
+	EDGEDMA_A_SNAPSHOT_RECORD_SIZE,	/* u32, bytes of the whole record */
+
+	__EDGEDMA_A_SNAPSHOT_MAX,
+	EDGEDMA_A_SNAPSHOT_MAX = (__EDGEDMA_A_SNAPSHOT_MAX - 1)
+};
+
+/* A mapping that was removed (EDGEDMA_A_SNAPSHOT_UNMAPPED). */
+enum {
+	EDGEDMA_A_UNMAPPED_PAD = 1,
+	EDGEDMA_A_UNMAPPED_CALL,	/* u32, enum edgedma_call_kind of the map */
+	EDGEDMA_A_UNMAPPED_DMA_ADDR,	/* u64 */
+	EDGEDMA_A_UNMAPPED_SIZE,	/* u64 */
+	EDGEDMA_A_UNMAPPED_DIR,		/* u32 */
+	EDGEDMA_A_UNMAPPED_MAP_TIME_NS,	/* u64 */
+	EDGEDMA_A_UNMAPPED_UNMAP_TIME_NS, /* u64 */
+	EDGEDMA_A_UNMAPPED_MAP_CALLER,	/* u64 */
+	EDGEDMA_A_UNMAPPED_UNMAP_CALLER, /* u64 */
+	EDGEDMA_A_UNMAPPED_MAP_CALLER_NAME, /* string, as FINDING_CALLER_NAME */
+	EDGEDMA_A_UNMAPPED_UNMAP_CALLER_NAME, /* string */
+
+	__EDGEDMA_A_UNMAPPED_MAX,
+	EDGEDMA_A_UNMAPPED_MAX = (__EDGEDMA_A_UNMAPPED_MAX - 1)
+};
+
+/* A part left out of a snapshot (EDGEDMA_A_SNAPSHOT_SKIPPED). */
+enum {
+	EDGEDMA_A_SKIP_PAD = 1,
+	EDGEDMA_A_SKIP_PART,		/* u32, enum edgedma_snapshot_part */
+	EDGEDMA_A_SKIP_REASON,		/* u32, enum edgedma_skip_reason */
+
+	__EDGEDMA_A_SKIP_MAX,
+	EDGEDMA_A_SKIP_MAX = (__EDGEDMA_A_SKIP_MAX - 1)
+};
+
+enum {
 	EDGEDMA_CMD_GET_INFO = 1,
 	EDGEDMA_CMD_GET_STATS,
 	EDGEDMA_CMD_FINDINGS_GET,
@@ -402,6 +533,9 @@ enum {
 	EDGEDMA_CMD_MAP_EVENTS,
 	EDGEDMA_CMD_DEVICES_GET,
 	EDGEDMA_CMD_FINDING_REPEATS,
+	EDGEDMA_CMD_SNAPSHOT_TAKE,
+	EDGEDMA_CMD_SNAPSHOT_GET,
+	EDGEDMA_CMD_SNAPSHOT,
 
 	__EDGEDMA_CMD_MAX,
 	EDGEDMA_CMD_MAX = (__EDGEDMA_CMD_MAX - 1)

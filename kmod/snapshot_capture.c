@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Taking a snapshot (see snapshot_capture.h): the record is written in
+ * place into a store slot, facts only, in the order a reader needs them
+ * when the record runs out of room: the header, what the device was doing
+ * with the address the snapshot is about (the live mapping holding it, the
+ * latest unmap of it), then the rest of the device's mappings and unmaps.
+ *
+ * Nothing here sleeps, allocates or waits for a lock in fault or panic
+ * context: the walks try each lock once and the record says which part a
+ * busy lock left out. Symbol names are made here (kallsyms takes no lock)
+ * because a record read after a reboot cannot ask this kernel for them.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/smp.h>
+#include <linux/utsname.h>
+#include <uapi/linux/edgedma.h>
+
+#include "devices.h"
+#include "edgedma.h"
+#include "findings.h"
+#include "maptrack.h"
+#include "snapshot_capture.h"
+#include "snapshot_record.h"
+#include "snapshot_store.h"
+
+static unsigned int snapshot_mappings = 32;
+module_param(snapshot_mappings, uint, 0644);
+MODULE_PARM_DESC(snapshot_mappings, "Live mappings of the device a snapshot lists besides the one it is about, 0 to 4096 (default 32)");
+
+static unsigned int snapshot_unmaps = 16;
+module_param(snapshot_unmaps, uint, 0644);
+MODULE_PARM_DESC(snapshot_unmaps, "Recent unmaps of the device a snapshot lists besides the latest of its address, 0 to 4096 (default 16)");
+
+/* For devices without a record (device_slots full). */
+static struct edgedma_snapshot_rate edgedma_untracked_rate;
+
+/* Symbol names longer than this are cut: the header must stay small. */
+#define EDGEDMA_TRIGGER_SYMBOL_LEN	128
+
+static bool edgedma_snapshot_put_mapping(struct edgedma_record *r,
+					 const struct edgedma_mapping *m)
+{
+	char name[EDGEDMA_SYMBOL_LEN];
+	int nest;
+
+	nest = edgedma_record_nest_start(r, EDGEDMA_A_SNAPSHOT_MAPPING);
+	if (nest < 0)
+		return false;
+	edgedma_symbol_name(name, sizeof(name), m->caller);
+#define PUT32(attr, v) edgedma_record_put_u32(r, EDGEDMA_A_MAPPING_##attr, v)
+#define PUT64(attr, v) edgedma_record_put_u64(r, EDGEDMA_A_MAPPING_##attr, v)
+	if (PUT32(CALL, m->kind) || PUT64(DMA_ADDR, m->dma_addr) ||
+	    PUT64(SIZE, m->size) || PUT32(DIR, m->dir) ||
+	    PUT64(ATTRS, m->attrs) ||
+	    (m->phys != EDGEDMA_NO_PHYS && PUT64(CPU_PHYS, m->phys)) ||
+	    (m->cpu_virt && PUT64(CPU_VIRT, m->cpu_virt)) ||
+	    PUT64(CALLER, m->caller) ||
+	    (name[0] && edgedma_record_put_str(r, EDGEDMA_A_MAPPING_CALLER_NAME, name)) ||
+	    PUT64(TIME_NS, m->time_ns) ||
+	    (m->kind == EDGEDMA_CALL_MAP_SG &&
+	     (PUT32(SG_INDEX, m->sg_index) || PUT32(SG_COUNT, m->sg_count)))) {
+		edgedma_record_nest_cancel(r, nest);
+		return false;
+	}
+#undef PUT32
+#undef PUT64
+	edgedma_record_nest_end(r, nest);
+	return true;
+}
+
+static bool edgedma_snapshot_put_unmapped(struct edgedma_record *r,
+					  const struct edgedma_unmapped *u)
+{
+	char map_name[EDGEDMA_SYMBOL_LEN], unmap_name[EDGEDMA_SYMBOL_LEN];
+	int nest;
+
+	nest = edgedma_record_nest_start(r, EDGEDMA_A_SNAPSHOT_UNMAPPED);
+	if (nest < 0)
+		return false;
+	edgedma_symbol_name(map_name, sizeof(map_name), u->map_caller);
+	edgedma_symbol_name(unmap_name, sizeof(unmap_name), u->unmap_caller);
+#define PUT32(attr, v) edgedma_record_put_u32(r, EDGEDMA_A_UNMAPPED_##attr, v)
+#define PUT64(attr, v) edgedma_record_put_u64(r, EDGEDMA_A_UNMAPPED_##attr, v)
+#define PUTS(attr, s) edgedma_record_put_str(r, EDGEDMA_A_UNMAPPED_##attr, s)
+	if (PUT32(CALL, u->kind) || PUT64(DMA_ADDR, u->dma_addr) ||
+	    PUT64(SIZE, u->size) || PUT32(DIR, u->dir) ||
+	    PUT64(MAP_TIME_NS, u->map_time_ns) ||
+	    PUT64(UNMAP_TIME_NS, u->unmap_time_ns) ||
+	    PUT64(MAP_CALLER, u->map_caller) ||
+	    PUT64(UNMAP_CALLER, u->unmap_caller) ||
+	    (map_name[0] && PUTS(MAP_CALLER_NAME, map_name)) ||
+	    (unmap_name[0] && PUTS(UNMAP_CALLER_NAME, unmap_name))) {
+		edgedma_record_nest_cancel(r, nest);
+		return false;
+	}
+#undef PUT32
+#undef PUT64
+#undef PUTS
+	edgedma_record_nest_end(r, nest);
+	return true;
+}
+
+static void edgedma_snapshot_put_skipped(struct edgedma_record *r, u32 part,
+					 u32 reason)
+{
+	int nest = edgedma_record_nest_start(r, EDGEDMA_A_SNAPSHOT_SKIPPED);
+
+	if (nest < 0)
+		return;
+	if (edgedma_record_put_u32(r, EDGEDMA_A_SKIP_PART, part) ||
+	    edgedma_record_put_u32(r, EDGEDMA_A_SKIP_REASON, reason)) {
+		edgedma_record_nest_cancel(r, nest);
+		return;
+	}
+	edgedma_record_nest_end(r, nest);
+}
+
+static bool edgedma_unmapped_holds(const struct edgedma_unmapped *u, u64 addr)
+{
+	return addr >= u->dma_addr && addr - u->dma_addr < max_t(u64, u->size, 1);
+}
+
+/* The walks of the device's mappings and unmaps. */
+struct edgedma_snapshot_walk {
+	struct edgedma_record *r;
+	const struct edgedma_snapshot_request *t;
+	bool have_first;
+	struct edgedma_mapping first;		/* the mapping holding t->addr */
+	struct edgedma_unmapped first_unmap;	/* the latest unmap of it */
+	unsigned int room;			/* items still to list */
+	u64 left_out;
+};
+
+static bool edgedma_snapshot_walk_mapping(const struct edgedma_mapping *m, void *arg)
+{
+	struct edgedma_snapshot_walk *w = arg;
+
+	if (w->have_first && m->dma_addr == w->first.dma_addr &&
+	    m->size == w->first.size && m->time_ns == w->first.time_ns)
+		return true;
+	if (!w->room || !edgedma_snapshot_put_mapping(w->r, m))
+		w->left_out++;
+	else
+		w->room--;
+	return true;	/* on to the end: left_out counts the rest */
+}
+
+static bool edgedma_snapshot_find_unmap(const struct edgedma_unmapped *u, void *arg)
+{
+	struct edgedma_snapshot_walk *w = arg;
+
+	if (edgedma_unmapped_holds(u, w->t->addr) &&
+	    (!w->have_first || u->unmap_time_ns > w->first_unmap.unmap_time_ns)) {
+		w->first_unmap = *u;
+		w->have_first = true;
+	}
+	return true;
+}
+
+static bool edgedma_snapshot_walk_unmap(const struct edgedma_unmapped *u, void *arg)
+{
+	struct edgedma_snapshot_walk *w = arg;
+
+	if (w->have_first && u->dma_addr == w->first_unmap.dma_addr &&
+	    u->unmap_time_ns == w->first_unmap.unmap_time_ns)
+		return true;
+	if (!w->room)
+		return false;
+	if (!edgedma_snapshot_put_unmapped(w->r, u))
+		return false;
+	w->room--;
+	return true;
+}
+
+static void edgedma_snapshot_put_mappings(struct edgedma_record *r,
+					  struct edgedma_devrec *rec,
+					  const struct edgedma_snapshot_request *t)
+{
+	struct edgedma_snapshot_walk w = {
+		.r = r, .t = t, .room = READ_ONCE(snapshot_mappings),
+	};
+
+	if (t->has_addr &&
+	    edgedma_maptrack_find_overlapping_try(rec, t->addr, t->atomic, &w.first)) {
+		w.have_first = true;
+		edgedma_snapshot_put_mapping(r, &w.first);
+	}
+	if (!edgedma_maptrack_walk_device(rec, t->atomic,
+					  edgedma_snapshot_walk_mapping, &w))
+		edgedma_snapshot_put_skipped(r, EDGEDMA_SNAPSHOT_PART_MAPPINGS,
+					     EDGEDMA_SKIP_LOCK_BUSY);
+	if (w.left_out)
+		edgedma_record_put_u64(r, EDGEDMA_A_SNAPSHOT_MAPPINGS_LEFT_OUT,
+				       w.left_out);
+}
+
+static void edgedma_snapshot_put_unmaps(struct edgedma_record *r,
+					struct edgedma_devrec *rec,
+					const struct edgedma_snapshot_request *t)
+{
+	struct edgedma_snapshot_walk w = {
+		.r = r, .t = t, .room = READ_ONCE(snapshot_unmaps),
+	};
+	bool whole = true;
+
+	if (!edgedma_maptrack_history_kept()) {
+		edgedma_snapshot_put_skipped(r, EDGEDMA_SNAPSHOT_PART_UNMAPPED,
+					     EDGEDMA_SKIP_NOT_KEPT);
+		return;
+	}
+	if (t->has_addr) {
+		whole = edgedma_maptrack_history_walk(rec, t->atomic,
+						      edgedma_snapshot_find_unmap, &w);
+		if (w.have_first)
+			edgedma_snapshot_put_unmapped(r, &w.first_unmap);
+	}
+	whole &= edgedma_maptrack_history_walk(rec, t->atomic,
+					       edgedma_snapshot_walk_unmap, &w);
+	if (!whole)
+		edgedma_snapshot_put_skipped(r, EDGEDMA_SNAPSHOT_PART_UNMAPPED,
+					     EDGEDMA_SKIP_LOCK_BUSY);
+}
+
+/* The header: what the dump and the events group show of a snapshot. */
+static void edgedma_snapshot_put_header(struct edgedma_record *r, u64 seq,
+					struct device *dev,
+					struct edgedma_devrec *rec,
+					const struct edgedma_snapshot_request *t)
+{
+	char name[EDGEDMA_NAME_LEN], driver[EDGEDMA_NAME_LEN];
+	char symbol[EDGEDMA_TRIGGER_SYMBOL_LEN];
+
+	/*
+	 * At panic a CPU stopped while renaming the record would make its
+	 * reader retry forever: read the device itself there.
+	 */
+	if (rec && !t->panic) {
+		edgedma_devrec_names(rec, name, driver);
+	} else {
+		const struct device_driver *drv = READ_ONCE(dev->driver);
+
+		strscpy(name, dev_name(dev), sizeof(name));
+		strscpy(driver, drv ? drv->name : "", sizeof(driver));
+	}
+#define PUT32(attr, v) edgedma_record_put_u32(r, EDGEDMA_A_SNAPSHOT_##attr, v)
+#define PUT64(attr, v) edgedma_record_put_u64(r, EDGEDMA_A_SNAPSHOT_##attr, v)
+	PUT64(SEQ, seq);
+	/* The NMI-safe clocks: at panic the timekeeping lock may be held. */
+	PUT64(TIME_NS, ktime_get_mono_fast_ns());
+	PUT64(REAL_TIME_NS, ktime_get_real_fast_ns());
+	PUT32(CPU, raw_smp_processor_id());
+	PUT32(TRIGGER, t->kind);
+	if (t->has_addr)
+		PUT64(TRIGGER_ADDR, t->addr);
+	if (t->access)
+		PUT32(TRIGGER_ACCESS, t->access);
+	if (t->reason)
+		PUT32(TRIGGER_REASON, t->reason);
+	if (t->symbol) {
+		strscpy(symbol, t->symbol, sizeof(symbol));
+		edgedma_record_put_str(r, EDGEDMA_A_SNAPSHOT_TRIGGER_SYMBOL, symbol);
+	}
+	if (t->finding_seq)
+		PUT64(FINDING_SEQ, t->finding_seq);
+	edgedma_record_put_str(r, EDGEDMA_A_SNAPSHOT_DEVICE, name);
+	edgedma_record_put_str(r, EDGEDMA_A_SNAPSHOT_DRIVER, driver);
+#undef PUT32
+#undef PUT64
+}
+
+int edgedma_snapshot_take(struct device *dev,
+			  const struct edgedma_snapshot_request *t, u64 *seq)
+{
+	struct edgedma_snapshot_slot *slot;
+	struct edgedma_devrec *rec;
+	struct edgedma_record r;
+	u32 size, header_len;
+	void *buf;
+
+	rec = edgedma_devrec_find(dev);
+	if (!edgedma_snapshot_rate_allows(rec ? &rec->snapshots
+					      : &edgedma_untracked_rate))
+		return -EBUSY;
+	slot = edgedma_snapshot_claim(seq, &buf, &size);
+	if (!slot)
+		return -EBUSY;
+
+	edgedma_record_init(&r, buf, size);
+	edgedma_snapshot_put_header(&r, *seq, dev, rec, t);
+	header_len = r.len;
+	edgedma_record_put_str(&r, EDGEDMA_A_SNAPSHOT_KERNEL_RELEASE,
+			       init_utsname()->release);
+	edgedma_record_put_u32(&r, EDGEDMA_A_SNAPSHOT_HOOK_MODE,
+			       edgedma_hook_mode_active());
+	if (rec) {
+		edgedma_snapshot_put_mappings(&r, rec, t);
+		edgedma_snapshot_put_unmaps(&r, rec, t);
+	} else {
+		edgedma_snapshot_put_skipped(&r, EDGEDMA_SNAPSHOT_PART_MAPPINGS,
+					     EDGEDMA_SKIP_DEVICE_UNSEEN);
+		edgedma_snapshot_put_skipped(&r, EDGEDMA_SNAPSHOT_PART_UNMAPPED,
+					     EDGEDMA_SKIP_DEVICE_UNSEEN);
+	}
+	edgedma_snapshot_commit(slot, edgedma_record_finish(&r, EDGEDMA_A_SNAPSHOT_TRUNCATED),
+				header_len, r.truncated, !t->panic);
+	return 0;
+}
+
+int __init edgedma_snapshot_capture_init(void)
+{
+	return edgedma_param_check("snapshot_mappings", snapshot_mappings, 0, 4096) ?:
+	       edgedma_param_check("snapshot_unmaps", snapshot_unmaps, 0, 4096);
+}

@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * edgedma_snapshot_test: snapshots taken on request (SNAPSHOT_TAKE) hold
+ * what the device was doing, are stored and fetched whole (SNAPSHOT_GET),
+ * listed (the dump), announced on the events group, rate limited with every
+ * refusal counted, and refused with a reason when the request is wrong.
+ *
+ * The subject is the test driver edgedma_test_edu on the edu device (see
+ * edgedma_findings_test for how it is found and loaded): its "leak" mode
+ * leaves a known mapping live, its "correct" mode unmaps known ones.
+ *
+ * Needs root, edgedma.ko loaded and an edu device; skips (exit 4) without
+ * the family or the driver.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/edgedma.h>
+
+#include "edu.h"
+#include "harness.h"
+#include "nl.h"
+
+#define MAX_ITEMS	128
+#define NAME_LEN	160
+
+struct snap_mapping {
+	__u64 dma_addr, size, time_ns;
+	__u32 call, dir;
+	char caller_name[NAME_LEN];
+};
+
+struct snap_unmapped {
+	__u64 dma_addr, size, map_time_ns, unmap_time_ns;
+	__u32 call, dir;
+	char map_caller_name[NAME_LEN];
+	char unmap_caller_name[NAME_LEN];
+};
+
+/* One snapshot as a reply carried it. */
+struct snapshot {
+	bool have_seq, have_addr, have_hook_mode, have_record_size, have_time;
+	__u64 seq, time_ns, real_time_ns, addr, left_out;
+	__u32 trigger, cpu, hook_mode, record_size;
+	char device[64], driver[64], release[128];
+	unsigned int n_mappings, n_unmapped, n_skipped;
+	struct snap_mapping mappings[MAX_ITEMS];
+	struct snap_unmapped unmapped[MAX_ITEMS];
+	__u32 skip_part[8], skip_reason[8];
+	bool truncated;
+	bool header_after_body;	/* a header attribute came after the body */
+	size_t attrs_len;	/* bytes of attributes in the message */
+	char bad[256];
+};
+
+/* The attributes of one level, in order (several of one type kept). */
+#define for_each_attr(a, buf, len)						\
+	for (a = (const struct nlattr *)(buf);					\
+	     (size_t)((const char *)a - (const char *)(buf)) + NLA_HDRLEN <= (len) && \
+	     a->nla_len >= NLA_HDRLEN &&						\
+	     (size_t)((const char *)a - (const char *)(buf)) + a->nla_len <= (len); \
+	     a = (const struct nlattr *)((const char *)a + NLA_ALIGN(a->nla_len)))
+
+static void copy_attr_str(const struct nlattr *a, char *dst, size_t n)
+{
+	const char *s = nl_attr_str(a);
+
+	snprintf(dst, n, "%s", s ? s : "");
+}
+
+static void parse_mapping(const struct nlattr *nest, struct snap_mapping *m)
+{
+	const struct nlattr *tb[EDGEDMA_A_MAPPING_MAX + 1];
+
+	memset(m, 0, sizeof(*m));
+	if (nl_parse(nl_attr_data(nest), nl_attr_len(nest), tb, EDGEDMA_A_MAPPING_MAX))
+		return;
+	nl_attr_u64(tb[EDGEDMA_A_MAPPING_DMA_ADDR], &m->dma_addr);
+	nl_attr_u64(tb[EDGEDMA_A_MAPPING_SIZE], &m->size);
+	nl_attr_u64(tb[EDGEDMA_A_MAPPING_TIME_NS], &m->time_ns);
+	nl_attr_u32(tb[EDGEDMA_A_MAPPING_CALL], &m->call);
+	nl_attr_u32(tb[EDGEDMA_A_MAPPING_DIR], &m->dir);
+	copy_attr_str(tb[EDGEDMA_A_MAPPING_CALLER_NAME], m->caller_name,
+		      sizeof(m->caller_name));
+}
+
+static void parse_unmapped(const struct nlattr *nest, struct snap_unmapped *u)
+{
+	const struct nlattr *tb[EDGEDMA_A_UNMAPPED_MAX + 1];
+
+	memset(u, 0, sizeof(*u));
+	if (nl_parse(nl_attr_data(nest), nl_attr_len(nest), tb, EDGEDMA_A_UNMAPPED_MAX))
+		return;
+	nl_attr_u64(tb[EDGEDMA_A_UNMAPPED_DMA_ADDR], &u->dma_addr);
+	nl_attr_u64(tb[EDGEDMA_A_UNMAPPED_SIZE], &u->size);
+	nl_attr_u64(tb[EDGEDMA_A_UNMAPPED_MAP_TIME_NS], &u->map_time_ns);
+	nl_attr_u64(tb[EDGEDMA_A_UNMAPPED_UNMAP_TIME_NS], &u->unmap_time_ns);
+	nl_attr_u32(tb[EDGEDMA_A_UNMAPPED_CALL], &u->call);
+	nl_attr_u32(tb[EDGEDMA_A_UNMAPPED_DIR], &u->dir);
+	copy_attr_str(tb[EDGEDMA_A_UNMAPPED_MAP_CALLER_NAME], u->map_caller_name,
+		      sizeof(u->map_caller_name));
+	copy_attr_str(tb[EDGEDMA_A_UNMAPPED_UNMAP_CALLER_NAME], u->unmap_caller_name,
+		      sizeof(u->unmap_caller_name));
+}
+
+static bool is_header_attr(unsigned int type)
+{
+	return type >= EDGEDMA_A_SNAPSHOT_SEQ && type <= EDGEDMA_A_SNAPSHOT_DRIVER;
+}
+
+/* A SNAPSHOT_GET reply, a dump message or a SNAPSHOT notification. */
+static int parse_snapshot(const void *attrs, size_t len, struct snapshot *s)
+{
+	const struct nlattr *a;
+	bool body_seen = false;
+	size_t seen = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->attrs_len = len;
+	for_each_attr(a, attrs, len) {
+		unsigned int type = a->nla_type & NLA_TYPE_MASK;
+
+		seen = (const char *)a - (const char *)attrs + NLA_ALIGN(a->nla_len);
+		if (is_header_attr(type) && body_seen)
+			s->header_after_body = true;
+		if (!is_header_attr(type) && type != EDGEDMA_A_SNAPSHOT_RECORD_SIZE)
+			body_seen = true;
+		switch (type) {
+		case EDGEDMA_A_SNAPSHOT_SEQ:
+			s->have_seq = nl_attr_u64(a, &s->seq);
+			break;
+		case EDGEDMA_A_SNAPSHOT_TIME_NS:
+			s->have_time = nl_attr_u64(a, &s->time_ns);
+			break;
+		case EDGEDMA_A_SNAPSHOT_REAL_TIME_NS:
+			nl_attr_u64(a, &s->real_time_ns);
+			break;
+		case EDGEDMA_A_SNAPSHOT_CPU:
+			nl_attr_u32(a, &s->cpu);
+			break;
+		case EDGEDMA_A_SNAPSHOT_TRIGGER:
+			nl_attr_u32(a, &s->trigger);
+			break;
+		case EDGEDMA_A_SNAPSHOT_TRIGGER_ADDR:
+			s->have_addr = nl_attr_u64(a, &s->addr);
+			break;
+		case EDGEDMA_A_SNAPSHOT_DEVICE:
+			copy_attr_str(a, s->device, sizeof(s->device));
+			break;
+		case EDGEDMA_A_SNAPSHOT_DRIVER:
+			copy_attr_str(a, s->driver, sizeof(s->driver));
+			break;
+		case EDGEDMA_A_SNAPSHOT_KERNEL_RELEASE:
+			copy_attr_str(a, s->release, sizeof(s->release));
+			break;
+		case EDGEDMA_A_SNAPSHOT_HOOK_MODE:
+			s->have_hook_mode = nl_attr_u32(a, &s->hook_mode);
+			break;
+		case EDGEDMA_A_SNAPSHOT_MAPPING:
+			if (s->n_mappings < MAX_ITEMS)
+				parse_mapping(a, &s->mappings[s->n_mappings++]);
+			break;
+		case EDGEDMA_A_SNAPSHOT_MAPPINGS_LEFT_OUT:
+			nl_attr_u64(a, &s->left_out);
+			break;
+		case EDGEDMA_A_SNAPSHOT_UNMAPPED:
+			if (s->n_unmapped < MAX_ITEMS)
+				parse_unmapped(a, &s->unmapped[s->n_unmapped++]);
+			break;
+		case EDGEDMA_A_SNAPSHOT_SKIPPED: {
+			const struct nlattr *tb[EDGEDMA_A_SKIP_MAX + 1];
+
+			if (s->n_skipped < 8 &&
+			    !nl_parse(nl_attr_data(a), nl_attr_len(a), tb, EDGEDMA_A_SKIP_MAX)) {
+				nl_attr_u32(tb[EDGEDMA_A_SKIP_PART], &s->skip_part[s->n_skipped]);
+				nl_attr_u32(tb[EDGEDMA_A_SKIP_REASON], &s->skip_reason[s->n_skipped]);
+				s->n_skipped++;
+			}
+			break;
+		}
+		case EDGEDMA_A_SNAPSHOT_TRUNCATED:
+			s->truncated = true;
+			break;
+		case EDGEDMA_A_SNAPSHOT_RECORD_SIZE:
+			s->have_record_size = nl_attr_u32(a, &s->record_size);
+			break;
+		}
+	}
+	if (seen != len) {
+		snprintf(s->bad, sizeof(s->bad),
+			 "attributes end at byte %zu of %zu: the record does not parse",
+			 seen, len);
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+/* ---- the fixture ------------------------------------------------------- */
+
+FIXTURE(snapshot) {
+	struct nl_sock sk;
+	struct genl_family_info fam;
+	char buf[512];
+};
+
+FIXTURE_SETUP(snapshot)
+{
+	struct nl_answer ans;
+
+	self->sk.fd = -1;
+	ASSERT_EQ(0, nl_open(&self->sk));
+	ASSERT_EQ(0, genl_resolve(&self->sk, EDGEDMA_FAMILY_NAME, &self->fam, &ans));
+	if (ans.error == -ENOENT)
+		SKIP(return, "the edgedma family is not registered: load edgedma.ko");
+	ASSERT_EQ(0, ans.error);
+}
+
+FIXTURE_TEARDOWN(snapshot)
+{
+	nl_close(&self->sk);
+}
+
+struct reply {
+	__u16 family;
+	__u8 cmd;
+	unsigned int n;
+	struct snapshot *s;	/* s[0..max) */
+	unsigned int max;
+	__u64 u64;		/* TAKE's SEQ; GET_STATS's wanted counter */
+	__u16 u64_type;
+	char bad[256];
+};
+
+static int snapshot_reply_fn(const struct nlmsghdr *nlh, void *arg)
+{
+	struct reply *r = arg;
+	const struct genlmsghdr *g = NLMSG_DATA(nlh);
+	const void *attrs;
+	size_t len;
+
+	if (nlh->nlmsg_type != r->family)
+		return 0;
+	attrs = genl_attrs(nlh, 0, &len);
+	if (!attrs) {
+		snprintf(r->bad, sizeof(r->bad), "a reply too short for its header");
+		return -EBADMSG;
+	}
+	if (g->cmd != r->cmd) {
+		snprintf(r->bad, sizeof(r->bad), "a reply of command %u, not %u",
+			 g->cmd, r->cmd);
+		return -EBADMSG;
+	}
+	if (r->s) {
+		if (r->n >= r->max)
+			return 0;
+		if (parse_snapshot(attrs, len, &r->s[r->n])) {
+			snprintf(r->bad, sizeof(r->bad), "%s", r->s[r->n].bad);
+			return -EBADMSG;
+		}
+		r->n++;
+		return 0;
+	}
+	{
+		const struct nlattr *tb[EDGEDMA_A_STATS_MAX + EDGEDMA_A_SNAPSHOT_MAX + 1];
+
+		__u32 v32;
+
+		if (nl_parse(attrs, len, tb, r->u64_type)) {
+			snprintf(r->bad, sizeof(r->bad), "a reply does not parse");
+			return -EBADMSG;
+		}
+		if (nl_attr_u32(tb[r->u64_type], &v32))
+			r->u64 = v32;
+		else if (!nl_attr_u64(tb[r->u64_type], &r->u64)) {
+			snprintf(r->bad, sizeof(r->bad), "attribute %u missing", r->u64_type);
+			return -EBADMSG;
+		}
+	}
+	r->n++;
+	return 0;
+}
+
+/* SNAPSHOT_TAKE of @dev (about @addr unless 0); the kernel's answer in @ans. */
+static void take(struct __test_metadata *_metadata, FIXTURE_DATA(snapshot) *self,
+		 const char *dev, __u64 addr, __u64 *seq, struct nl_answer *ans)
+{
+	struct reply r = { .family = self->fam.id, .cmd = EDGEDMA_CMD_SNAPSHOT_TAKE,
+			   .u64_type = EDGEDMA_A_SNAPSHOT_SEQ };
+	struct nl_msg m;
+	int err;
+
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_SNAPSHOT_TAKE, 1);
+	if (dev)
+		ASSERT_LE(0, nl_put_str(&m, EDGEDMA_A_SNAPSHOT_DEVICE, dev));
+	if (addr)
+		ASSERT_LE(0, nl_put(&m, EDGEDMA_A_SNAPSHOT_TRIGGER_ADDR, &addr, sizeof(addr)));
+	err = nl_transact(&self->sk, &m, snapshot_reply_fn, &r, ans);
+	ASSERT_EQ(0, err) TH_LOG("SNAPSHOT_TAKE: %s %s", strerror(-err), r.bad);
+	*seq = ans->error ? 0 : r.u64;
+	if (!ans->error)
+		ASSERT_EQ(1U, r.n) TH_LOG("SNAPSHOT_TAKE gave no SEQ");
+}
+
+static __u64 take_ok(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(snapshot) *self, const char *dev, __u64 addr)
+{
+	struct nl_answer ans;
+	__u64 seq = 0;
+	int tries;
+
+	/* The tests before may have used this second's snapshot_rate up. */
+	for (tries = 0; tries < 30; tries++) {
+		take(_metadata, self, dev, addr, &seq, &ans);
+		if (ans.error != -EBUSY)
+			break;
+		usleep(100 * 1000);
+	}
+	EXPECT_EQ(0, ans.error)
+		TH_LOG("SNAPSHOT_TAKE %s: %s", dev,
+		       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	return seq;
+}
+
+/* SNAPSHOT_GET of @seq into @s; the kernel's answer in @ans. */
+static void get(struct __test_metadata *_metadata, FIXTURE_DATA(snapshot) *self,
+		__u64 seq, struct snapshot *s, struct nl_answer *ans)
+{
+	struct reply r = { .family = self->fam.id, .cmd = EDGEDMA_CMD_SNAPSHOT_GET,
+			   .s = s, .max = 1 };
+	struct nl_msg m;
+	int err;
+
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_SNAPSHOT_GET, 1);
+	ASSERT_LE(0, nl_put(&m, EDGEDMA_A_SNAPSHOT_SEQ, &seq, sizeof(seq)));
+	err = nl_transact(&self->sk, &m, snapshot_reply_fn, &r, ans);
+	ASSERT_EQ(0, err) TH_LOG("SNAPSHOT_GET %llu: %s %s",
+				 (unsigned long long)seq, strerror(-err), r.bad);
+	if (!ans->error)
+		ASSERT_EQ(1U, r.n) TH_LOG("SNAPSHOT_GET gave no snapshot");
+}
+
+static void get_ok(struct __test_metadata *_metadata, FIXTURE_DATA(snapshot) *self,
+		   __u64 seq, struct snapshot *s)
+{
+	struct nl_answer ans;
+
+	get(_metadata, self, seq, s, &ans);
+	ASSERT_EQ(0, ans.error)
+		TH_LOG("SNAPSHOT_GET %llu: %s", (unsigned long long)seq,
+		       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	EXPECT_FALSE(s->header_after_body)
+		TH_LOG("a header attribute follows the body: the store's header copy would miss it");
+}
+
+/* One integer attribute of a GET_STATS or GET_INFO reply. */
+static __u64 ask(struct __test_metadata *_metadata, FIXTURE_DATA(snapshot) *self,
+		 __u8 cmd, __u16 type)
+{
+	struct reply r = { .family = self->fam.id, .cmd = cmd, .u64_type = type };
+	struct nl_answer ans;
+	int err;
+
+	err = genl_call(&self->sk, self->fam.id, cmd, 0, snapshot_reply_fn, &r, &ans);
+	EXPECT_EQ(0, err) TH_LOG("command %u: %s %s", cmd, strerror(-err), r.bad);
+	EXPECT_EQ(0, ans.error) TH_LOG("command %u: %s", cmd,
+				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	return r.u64;
+}
+
+static __u64 stat(struct __test_metadata *_metadata, FIXTURE_DATA(snapshot) *self,
+		  __u16 type)
+{
+	return ask(_metadata, self, EDGEDMA_CMD_GET_STATS, type);
+}
+
+/* Run a mode of the test driver; its record of it goes into @rec. */
+static void run_mode(struct __test_metadata *_metadata, const char *mode,
+		     char *rec, size_t n)
+{
+	char path[PATH_MAX];
+	int err;
+
+	edu_path(path, sizeof(path), "run");
+	err = write_file(path, mode);
+	ASSERT_EQ(0, err) TH_LOG("%s mode %s: %s", EDU_NAME, mode, strerror(-err));
+	edu_path(path, sizeof(path), "last");
+	ASSERT_LT(0, read_file(path, rec, n)) TH_LOG("%s: %s", path, strerror(errno));
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static void log_snapshot(struct __test_metadata *_metadata, const struct snapshot *s)
+{
+	unsigned int i;
+
+	TH_LOG("snapshot %llu: trigger %u, addr %#llx, %s (%s), %u mappings (%llu left out), %u unmapped, %u skipped%s",
+	       (unsigned long long)s->seq, s->trigger, (unsigned long long)s->addr,
+	       s->device, s->driver, s->n_mappings, (unsigned long long)s->left_out,
+	       s->n_unmapped, s->n_skipped, s->truncated ? ", truncated" : "");
+	for (i = 0; i < s->n_mappings && i < 8; i++)
+		TH_LOG("  mapping %#llx +%llu dir %u by %s",
+		       (unsigned long long)s->mappings[i].dma_addr,
+		       (unsigned long long)s->mappings[i].size, s->mappings[i].dir,
+		       s->mappings[i].caller_name);
+	for (i = 0; i < s->n_unmapped && i < 8; i++)
+		TH_LOG("  unmapped %#llx +%llu by %s, mapped by %s",
+		       (unsigned long long)s->unmapped[i].dma_addr,
+		       (unsigned long long)s->unmapped[i].size,
+		       s->unmapped[i].unmap_caller_name, s->unmapped[i].map_caller_name);
+}
+
+/*
+ * A mapping the driver leaves live: the snapshot about its address names
+ * it first, with its size, direction and the function that made it, and
+ * says who, when, which kernel and which hook mode.
+ */
+TEST_F(snapshot, live_mapping_first)
+{
+	static struct snapshot s;
+	static char rec[EDU_RECORD_SIZE + 1];
+	unsigned long long dma = 0;
+	unsigned long len = 0;
+	struct utsname u;
+	const char *p;
+	__u64 seq;
+
+	run_mode(_metadata, "leak", rec, sizeof(rec));
+	p = strstr(rec, "leaked dma=");
+	ASSERT_NE(NULL, p) TH_LOG("no \"leaked dma=\" in the record: %s", rec);
+	ASSERT_EQ(2, sscanf(p, "leaked dma=%llx len=%lu", &dma, &len));
+
+	seq = take_ok(_metadata, self, edu_dev, dma);
+	ASSERT_NE(0ULL, seq);
+	get_ok(_metadata, self, seq, &s);
+	log_snapshot(_metadata, &s);
+
+	EXPECT_EQ(seq, s.seq);
+	EXPECT_EQ((__u32)EDGEDMA_SNAPSHOT_TRIGGER_MANUAL, s.trigger);
+	EXPECT_TRUE(s.have_addr);
+	EXPECT_EQ(dma, s.addr);
+	EXPECT_STREQ(edu_dev, s.device);
+	EXPECT_STREQ(EDU_NAME, s.driver);
+	ASSERT_EQ(0, uname(&u));
+	EXPECT_STREQ(u.release, s.release);
+	EXPECT_TRUE(s.have_time);
+	EXPECT_TRUE(s.have_hook_mode);
+	EXPECT_EQ(ask(_metadata, self, EDGEDMA_CMD_GET_INFO, EDGEDMA_A_INFO_HOOK_MODE),
+		  (__u64)s.hook_mode);
+	EXPECT_FALSE(s.truncated);
+	ASSERT_LE(1U, s.n_mappings);
+	EXPECT_EQ(dma, s.mappings[0].dma_addr);
+	EXPECT_EQ(len, s.mappings[0].size);
+	EXPECT_EQ(1U, s.mappings[0].dir) TH_LOG("DMA_TO_DEVICE is 1");
+	EXPECT_TRUE(starts_with(s.mappings[0].caller_name, "edu_mode_leak+"))
+		TH_LOG("the mapping's caller is \"%s\"", s.mappings[0].caller_name);
+}
+
+/*
+ * Mappings the driver made and removed: the snapshot about an address it
+ * unmapped lists first the latest unmap that covered it, with the
+ * functions that mapped and unmapped it.
+ */
+TEST_F(snapshot, latest_unmap_of_address_first)
+{
+	static struct snapshot s;
+	static char rec[EDU_RECORD_SIZE + 1];
+	unsigned long long dma = 0;
+	unsigned long len = 0;
+	unsigned int i;
+	const char *p, *last = NULL;
+	__u64 seq;
+
+	run_mode(_metadata, "correct", rec, sizeof(rec));
+	/* The driver's last streaming unmap: no unmap follows it. */
+	for (p = rec; (p = strstr(p, "unmap api=")); p++)
+		last = p;
+	ASSERT_NE(NULL, last) TH_LOG("no unmap in the record: %s", rec);
+	p = strstr(last, " dma=");
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(2, sscanf(p, " dma=%llx len=%lu", &dma, &len));
+
+	seq = take_ok(_metadata, self, edu_dev, dma);
+	ASSERT_NE(0ULL, seq);
+	get_ok(_metadata, self, seq, &s);
+	log_snapshot(_metadata, &s);
+	ASSERT_LE(1U, s.n_unmapped);
+	EXPECT_LE(s.unmapped[0].dma_addr, dma);
+	EXPECT_LT(dma - s.unmapped[0].dma_addr, s.unmapped[0].size);
+	EXPECT_TRUE(starts_with(s.unmapped[0].unmap_caller_name, "edu_"))
+		TH_LOG("unmapped by \"%s\"", s.unmapped[0].unmap_caller_name);
+	EXPECT_TRUE(starts_with(s.unmapped[0].map_caller_name, "edu_"))
+		TH_LOG("mapped by \"%s\"", s.unmapped[0].map_caller_name);
+	EXPECT_LE(s.unmapped[0].map_time_ns, s.unmapped[0].unmap_time_ns);
+	EXPECT_LE(s.unmapped[0].unmap_time_ns, s.time_ns);
+	for (i = 1; i < s.n_unmapped; i++) {
+		const struct snap_unmapped *u = &s.unmapped[i];
+
+		EXPECT_FALSE(u->dma_addr <= dma && dma - u->dma_addr < u->size &&
+			     u->unmap_time_ns > s.unmapped[0].unmap_time_ns)
+			TH_LOG("unmap %u of %#llx is later than the first listed", i,
+			       (unsigned long long)u->dma_addr);
+	}
+}
+
+/* A device that never called the DMA API: the parts it lacks say why. */
+TEST_F(snapshot, device_never_seen_says_so)
+{
+	static struct snapshot s;
+	const char *bridge = "0000:00:00.0";
+	char path[PATH_MAX];
+	unsigned int i, unseen = 0;
+	__u64 seq;
+
+	snprintf(path, sizeof(path), "%s/%s", PCI_DEVICES, bridge);
+	if (!path_exists(path))
+		SKIP(return, "no PCI device %s in this guest", bridge);
+	seq = take_ok(_metadata, self, bridge, 0);
+	ASSERT_NE(0ULL, seq);
+	get_ok(_metadata, self, seq, &s);
+	log_snapshot(_metadata, &s);
+	EXPECT_STREQ(bridge, s.device);
+	EXPECT_FALSE(s.have_addr);
+	EXPECT_EQ(0U, s.n_mappings);
+	for (i = 0; i < s.n_skipped; i++)
+		unseen += s.skip_reason[i] == EDGEDMA_SKIP_DEVICE_UNSEEN;
+	EXPECT_EQ(2U, unseen) TH_LOG("mappings and unmaps should both say device-unseen");
+}
+
+/* The dump lists every stored snapshot's header and size, oldest first. */
+TEST_F(snapshot, dump_lists_headers)
+{
+	static struct snapshot list[64], whole;
+	struct reply r = { .family = self->fam.id, .cmd = EDGEDMA_CMD_SNAPSHOT_GET,
+			   .s = list, .max = 64 };
+	struct nl_answer ans;
+	unsigned int i;
+	__u64 seq;
+	int err;
+
+	seq = take_ok(_metadata, self, edu_dev, 0);
+	ASSERT_NE(0ULL, seq);
+	err = genl_call(&self->sk, self->fam.id, EDGEDMA_CMD_SNAPSHOT_GET, NLM_F_DUMP,
+			snapshot_reply_fn, &r, &ans);
+	ASSERT_EQ(0, err) TH_LOG("dump: %s %s", strerror(-err), r.bad);
+	ASSERT_EQ(0, ans.error) TH_LOG("dump: %s",
+				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	ASSERT_LE(1U, r.n);
+	for (i = 1; i < r.n; i++)
+		EXPECT_LT(list[i - 1].seq, list[i].seq);
+	EXPECT_EQ(seq, list[r.n - 1].seq);
+	for (i = 0; i < r.n; i++) {
+		EXPECT_TRUE(list[i].have_record_size);
+		EXPECT_EQ(0U, list[i].n_mappings + list[i].n_unmapped)
+			TH_LOG("the dump carries headers only");
+	}
+	get_ok(_metadata, self, seq, &whole);
+	EXPECT_EQ(whole.attrs_len, list[r.n - 1].record_size);
+	EXPECT_STREQ(edu_dev, list[r.n - 1].device);
+	EXPECT_EQ(whole.time_ns, list[r.n - 1].time_ns);
+}
+
+/* Listeners of the events group hear of each snapshot, with its size. */
+TEST_F(snapshot, announced_on_events_group)
+{
+	static struct snapshot heard, whole;
+	struct nl_sock ev = { .fd = -1 };
+	char buf[16384];
+	__u32 group = 0;
+	unsigned int i;
+	time_t end;
+	__u64 seq;
+	bool got = false;
+
+	for (i = 0; i < self->fam.n_groups; i++)
+		if (!strcmp(self->fam.groups[i].name, EDGEDMA_MCGRP_EVENTS))
+			group = self->fam.groups[i].id;
+	ASSERT_NE(0U, group);
+	ASSERT_EQ(0, nl_open(&ev));
+	ASSERT_EQ(0, setsockopt(ev.fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+				&group, sizeof(group)));
+	seq = take_ok(_metadata, self, edu_dev, 0);
+	ASSERT_NE(0ULL, seq);
+	for (end = time(NULL) + 10; !got && time(NULL) < end;) {
+		struct pollfd pfd = { .fd = ev.fd, .events = POLLIN };
+		const struct nlmsghdr *nlh;
+		ssize_t n;
+
+		if (poll(&pfd, 1, 200) <= 0)
+			continue;
+		n = recv(ev.fd, buf, sizeof(buf), 0);
+		for (nlh = (const void *)buf; n > 0 && NLMSG_OK(nlh, n);
+		     nlh = NLMSG_NEXT(nlh, n)) {
+			const struct genlmsghdr *g = NLMSG_DATA(nlh);
+			const void *attrs;
+			size_t len;
+
+			if (nlh->nlmsg_type != self->fam.id || g->cmd != EDGEDMA_CMD_SNAPSHOT)
+				continue;
+			attrs = genl_attrs(nlh, 0, &len);
+			ASSERT_NE(NULL, attrs);
+			ASSERT_EQ(0, parse_snapshot(attrs, len, &heard)) TH_LOG("%s", heard.bad);
+			if (heard.seq == seq)
+				got = true;
+		}
+	}
+	nl_close(&ev);
+	ASSERT_TRUE(got) TH_LOG("no SNAPSHOT message for %llu within 10 s",
+				(unsigned long long)seq);
+	get_ok(_metadata, self, seq, &whole);
+	EXPECT_STREQ(edu_dev, heard.device);
+	EXPECT_TRUE(heard.have_record_size);
+	EXPECT_EQ(whole.attrs_len, heard.record_size);
+	EXPECT_EQ(0U, heard.n_mappings + heard.n_unmapped);
+}
+
+/*
+ * Requests far above snapshot_rate: some are taken, the rest refused with
+ * -EBUSY and a reason, and GET_STATS counts every refusal.
+ */
+TEST_F(snapshot, rate_limit_counts_every_refusal)
+{
+	unsigned int i, taken = 0, refused = 0, rate = 0;
+	__u64 before, after;
+	char line[32];
+	struct timespec t0, t1;
+	double seconds;
+
+	ASSERT_EQ(0, read_line("/sys/module/edgedma/parameters/snapshot_rate", line,
+			       sizeof(line)));
+	rate = strtoul(line, NULL, 10);
+	ASSERT_LT(0U, rate);
+	before = stat(_metadata, self, EDGEDMA_A_STATS_SNAPSHOTS_SUPPRESSED);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < 100; i++) {
+		struct nl_answer ans;
+		__u64 seq;
+
+		take(_metadata, self, edu_dev, 0, &seq, &ans);
+		if (!ans.error) {
+			taken++;
+			continue;
+		}
+		ASSERT_EQ(-EBUSY, ans.error)
+			TH_LOG("%s", nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+		ASSERT_TRUE(ans.has_msg);
+		ASSERT_NE(NULL, strstr(ans.msg, "rate limited"));
+		refused++;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	after = stat(_metadata, self, EDGEDMA_A_STATS_SNAPSHOTS_SUPPRESSED);
+	seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	TH_LOG("%u taken, %u refused in %.2f s at snapshot_rate=%u", taken, refused,
+	       seconds, rate);
+	EXPECT_EQ((__u64)refused, after - before);
+	/* Each started second allows rate more. */
+	EXPECT_GE(rate * ((unsigned int)seconds + 2), taken);
+	EXPECT_LT(0U, refused);
+}
+
+/* Wrong requests are refused with a reason, and nothing is taken. */
+TEST_F(snapshot, refusals_say_why)
+{
+	static struct snapshot s;
+	struct nl_answer ans;
+	__u64 seq, stored;
+
+	stored = stat(_metadata, self, EDGEDMA_A_STATS_SNAPSHOTS);
+	take(_metadata, self, "no-such-device", 0, &seq, &ans);
+	EXPECT_EQ(-ENODEV, ans.error);
+	EXPECT_TRUE(ans.has_msg);
+	take(_metadata, self, NULL, 0, &seq, &ans);
+	EXPECT_EQ(-EINVAL, ans.error);
+	EXPECT_TRUE(ans.has_msg) TH_LOG("no message when the device is missing");
+	EXPECT_EQ(stored, stat(_metadata, self, EDGEDMA_A_STATS_SNAPSHOTS));
+
+	get(_metadata, self, ~0ULL >> 1, &s, &ans);
+	EXPECT_EQ(-ENOENT, ans.error);
+	EXPECT_TRUE(ans.has_msg);
+}
+
+int main(int argc, char **argv)
+{
+	ksft_print_header();
+	setup_edu_driver();
+	find_edu_device();
+	return test_harness_run(argc, argv);
+}
