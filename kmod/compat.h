@@ -9,6 +9,7 @@
 #ifndef _EDGEDMA_COMPAT_H
 #define _EDGEDMA_COMPAT_H
 
+#include <linux/swiotlb.h>
 #include <linux/dma-mapping.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
@@ -249,5 +250,29 @@ edgedma_kprobe_entry_return_address(struct pt_regs *regs)
 	return 0;
 #endif
 }
+
+/* Whether @phys lies in a swiotlb bounce pool of @dev. Any context. */
+#if !defined(CONFIG_SWIOTLB)
+static inline bool edgedma_is_swiotlb(struct device *dev, phys_addr_t phys)
+{
+	return false;
+}
+#elif defined(EDGEDMA_HAVE_SWIOTLB_FIND_POOL)
+/*
+ * The default pool only: the pools SWIOTLB_DYNAMIC adds are found by a
+ * function modules cannot call (Debian builds without it).
+ */
+static inline bool edgedma_is_swiotlb(struct device *dev, phys_addr_t phys)
+{
+	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
+
+	return mem && phys >= mem->defpool.start && phys < mem->defpool.end;
+}
+#else
+static inline bool edgedma_is_swiotlb(struct device *dev, phys_addr_t phys)
+{
+	return is_swiotlb_buffer(dev, phys);
+}
+#endif
 
 #endif /* _EDGEDMA_COMPAT_H */

@@ -62,3 +62,8 @@ ccflags-$(call edgedma_header_has,include/linux/netlink.h,netlink_broadcast_filt
 # so no hook sees those syncs unless it is kept clear (sync_visible.c).
 ccflags-$(call edgedma_header_has,include/linux/device.h,dma_skip_sync:1) += \
 	-DEDGEDMA_HAVE_DMA_SKIP_SYNC
+
+# 6.12: is_swiotlb_buffer() gave way to swiotlb_find_pool(), which with
+# SWIOTLB_DYNAMIC calls the unexported __swiotlb_find_pool().
+ccflags-$(call edgedma_header_has,include/linux/swiotlb.h,swiotlb_find_pool.struct device) += \
+	-DEDGEDMA_HAVE_SWIOTLB_FIND_POOL

@@ -179,6 +179,7 @@ static void edgedma_history_add(const struct edgedma_mapping *m,
 	u->devrec = m->devrec;
 	u->dma_addr = m->dma_addr;
 	u->size = m->size;
+	u->phys = m->phys;
 	u->map_time_ns = m->time_ns;
 	u->unmap_time_ns = ktime_get_ns();
 	u->map_caller = m->caller;
@@ -420,7 +421,7 @@ static int edgedma_bucket_nth(struct edgedma_bucket *b,
 		raw_spin_lock_irqsave(&b->lock, flags);
 	}
 	hlist_for_each_entry(m, &b->head, node) {
-		if (m->devrec != rec || n++ != skip)
+		if ((rec && m->devrec != rec) || n++ != skip)
 			continue;
 		*out = *m;
 		found = 0;

@@ -40,6 +40,7 @@ struct edgedma_unmapped {
 	struct edgedma_devrec *devrec;
 	u64 dma_addr;
 	u64 size;
+	u64 phys;		/* EDGEDMA_NO_PHYS when unknown */
 	u64 map_time_ns;
 	u64 unmap_time_ns;
 	unsigned long map_caller;
@@ -92,10 +93,10 @@ typedef bool (*edgedma_mapping_fn)(const struct edgedma_mapping *m, void *arg);
 void edgedma_maptrack_walk(unsigned long *pos, edgedma_mapping_fn fn, void *arg);
 
 /*
- * Visit the live mappings, then the remembered unmaps, of @rec, each copied
- * out under its lock; @fn returns false to stop. Any context. With
- * @trylock (panic, faults) a busy lock is passed over: false then says the
- * walk was not whole.
+ * Visit the live mappings, then the remembered unmaps, of @rec (NULL: of
+ * every device), each copied out under its lock; @fn returns false to
+ * stop. Any context. With @trylock (panic, faults) a busy lock is passed
+ * over: false then says the walk was not whole.
  */
 bool edgedma_maptrack_walk_device(const struct edgedma_devrec *rec, bool trylock,
 				  edgedma_mapping_fn fn, void *arg);

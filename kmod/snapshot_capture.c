@@ -13,7 +13,9 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cache.h>
 #include <linux/device.h>
+#include <linux/dma-map-ops.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/smp.h>
@@ -27,6 +29,7 @@
 #include "snapshot_capture.h"
 #include "snapshot_record.h"
 #include "snapshot_store.h"
+#include "snapshot_views.h"
 
 static unsigned int snapshot_mappings = 32;
 module_param(snapshot_mappings, uint, 0644);
@@ -42,15 +45,30 @@ static struct edgedma_snapshot_rate edgedma_untracked_rate;
 /* Symbol names longer than this are cut: the header must stay small. */
 #define EDGEDMA_TRIGGER_SYMBOL_LEN	128
 
-static bool edgedma_snapshot_put_mapping(struct edgedma_record *r,
-					 const struct edgedma_mapping *m)
+/*
+ * @m as a nested @type attribute; with @names_too (a mapping of another
+ * device) its device and driver names as well.
+ */
+static bool edgedma_snapshot_put_mapping_as(struct edgedma_record *r, u16 type,
+					    const struct edgedma_mapping *m,
+					    bool names_too)
 {
 	char name[EDGEDMA_SYMBOL_LEN];
 	int nest;
 
-	nest = edgedma_record_nest_start(r, EDGEDMA_A_SNAPSHOT_MAPPING);
+	nest = edgedma_record_nest_start(r, type);
 	if (nest < 0)
 		return false;
+	if (names_too) {
+		char device[EDGEDMA_NAME_LEN], driver[EDGEDMA_NAME_LEN];
+
+		edgedma_devrec_names(m->devrec, device, driver);
+		if (edgedma_record_put_str(r, EDGEDMA_A_MAPPING_DEVICE, device) ||
+		    edgedma_record_put_str(r, EDGEDMA_A_MAPPING_DRIVER, driver)) {
+			edgedma_record_nest_cancel(r, nest);
+			return false;
+		}
+	}
 	edgedma_symbol_name(name, sizeof(name), m->caller);
 #define PUT32(attr, v) edgedma_record_put_u32(r, EDGEDMA_A_MAPPING_##attr, v)
 #define PUT64(attr, v) edgedma_record_put_u64(r, EDGEDMA_A_MAPPING_##attr, v)
@@ -73,6 +91,12 @@ static bool edgedma_snapshot_put_mapping(struct edgedma_record *r,
 	return true;
 }
 
+static bool edgedma_snapshot_put_mapping(struct edgedma_record *r,
+					 const struct edgedma_mapping *m)
+{
+	return edgedma_snapshot_put_mapping_as(r, EDGEDMA_A_SNAPSHOT_MAPPING, m, false);
+}
+
 static bool edgedma_snapshot_put_unmapped(struct edgedma_record *r,
 					  const struct edgedma_unmapped *u)
 {
@@ -93,6 +117,7 @@ static bool edgedma_snapshot_put_unmapped(struct edgedma_record *r,
 	    PUT64(UNMAP_TIME_NS, u->unmap_time_ns) ||
 	    PUT64(MAP_CALLER, u->map_caller) ||
 	    PUT64(UNMAP_CALLER, u->unmap_caller) ||
+	    (u->phys != EDGEDMA_NO_PHYS && PUT64(CPU_PHYS, u->phys)) ||
 	    (map_name[0] && PUTS(MAP_CALLER_NAME, map_name)) ||
 	    (unmap_name[0] && PUTS(UNMAP_CALLER_NAME, unmap_name))) {
 		edgedma_record_nest_cancel(r, nest);
@@ -177,7 +202,74 @@ static bool edgedma_snapshot_walk_unmap(const struct edgedma_unmapped *u, void *
 	return true;
 }
 
+/* Mappings whose CPU memory shares a cache line with the first one. */
+#define EDGEDMA_LINE_SHARERS	16
+
+struct edgedma_sharers_walk {
+	struct edgedma_record *r;
+	const struct edgedma_mapping *first;
+	u64 head_line, tail_line, line;
+	unsigned int room;
+	bool names;
+};
+
+static bool edgedma_in_line(const struct edgedma_mapping *m, u64 line_start, u64 line)
+{
+	return m->phys < line_start + line && m->phys + m->size > line_start;
+}
+
+static bool edgedma_snapshot_walk_sharer(const struct edgedma_mapping *m, void *arg)
+{
+	struct edgedma_sharers_walk *w = arg;
+	const struct edgedma_mapping *f = w->first;
+
+	if (m->phys == EDGEDMA_NO_PHYS || !m->size ||
+	    (m->devrec == f->devrec && m->dma_addr == f->dma_addr &&
+	     m->time_ns == f->time_ns))
+		return true;
+	if (!edgedma_in_line(m, w->head_line, w->line) &&
+	    !edgedma_in_line(m, w->tail_line, w->line))
+		return true;
+	if (!w->room ||
+	    !edgedma_snapshot_put_mapping_as(w->r, EDGEDMA_A_SNAPSHOT_LINE_SHARER, m,
+					     w->names))
+		return false;
+	w->room--;
+	return true;
+}
+
+/*
+ * The cache line size, whether the device is coherent, and the other
+ * live mappings (of any device) in the partial first and last lines of
+ * @first: on a non-coherent device, the CPU's writes there and the
+ * device's are each other's to lose.
+ */
+static void edgedma_snapshot_put_lines(struct edgedma_record *r, struct device *dev,
+				       const struct edgedma_snapshot_request *t,
+				       const struct edgedma_mapping *first)
+{
+	u32 line = cache_line_size();
+	struct edgedma_sharers_walk w = {
+		.r = r, .first = first, .line = line,
+		.room = EDGEDMA_LINE_SHARERS, .names = !t->panic,
+	};
+
+	edgedma_record_put_u32(r, EDGEDMA_A_SNAPSHOT_CACHE_LINE, line);
+	edgedma_record_put_u32(r, EDGEDMA_A_SNAPSHOT_COHERENT, dev_is_dma_coherent(dev));
+	if (!first || first->phys == EDGEDMA_NO_PHYS || !first->size || line <= 1)
+		return;
+	if (!(first->phys & (line - 1)) && !((first->phys + first->size) & (line - 1)))
+		return;		/* it owns every line it touches */
+	w.head_line = first->phys & ~((u64)line - 1);
+	w.tail_line = (first->phys + first->size - 1) & ~((u64)line - 1);
+	if (!edgedma_maptrack_walk_device(NULL, t->atomic,
+					  edgedma_snapshot_walk_sharer, &w))
+		edgedma_snapshot_put_skipped(r, EDGEDMA_SNAPSHOT_PART_LINE_SHARERS,
+					     EDGEDMA_SKIP_LOCK_BUSY);
+}
+
 static void edgedma_snapshot_put_mappings(struct edgedma_record *r,
+					  struct device *dev,
 					  struct edgedma_devrec *rec,
 					  const struct edgedma_snapshot_request *t)
 {
@@ -190,6 +282,9 @@ static void edgedma_snapshot_put_mappings(struct edgedma_record *r,
 		w.have_first = true;
 		edgedma_snapshot_put_mapping(r, &w.first);
 	}
+	/* What the memory is, before the lists that may fill the record. */
+	edgedma_snapshot_put_pages(r, dev, t, w.have_first ? &w.first : NULL);
+	edgedma_snapshot_put_lines(r, dev, t, w.have_first ? &w.first : NULL);
 	if (!edgedma_maptrack_walk_device(rec, t->atomic,
 					  edgedma_snapshot_walk_mapping, &w))
 		edgedma_snapshot_put_skipped(r, EDGEDMA_SNAPSHOT_PART_MAPPINGS,
@@ -298,9 +393,11 @@ int edgedma_snapshot_take(struct device *dev,
 	edgedma_record_put_u32(&r, EDGEDMA_A_SNAPSHOT_HOOK_MODE,
 			       edgedma_hook_mode_active());
 	if (rec) {
-		edgedma_snapshot_put_mappings(&r, rec, t);
+		edgedma_snapshot_put_mappings(&r, dev, rec, t);
 		edgedma_snapshot_put_unmaps(&r, rec, t);
 	} else {
+		edgedma_snapshot_put_pages(&r, dev, t, NULL);
+		edgedma_snapshot_put_lines(&r, dev, t, NULL);
 		edgedma_snapshot_put_skipped(&r, EDGEDMA_SNAPSHOT_PART_MAPPINGS,
 					     EDGEDMA_SKIP_DEVICE_UNSEEN);
 		edgedma_snapshot_put_skipped(&r, EDGEDMA_SNAPSHOT_PART_UNMAPPED,
@@ -314,5 +411,6 @@ int edgedma_snapshot_take(struct device *dev,
 int __init edgedma_snapshot_capture_init(void)
 {
 	return edgedma_param_check("snapshot_mappings", snapshot_mappings, 0, 4096) ?:
-	       edgedma_param_check("snapshot_unmaps", snapshot_unmaps, 0, 4096);
+	       edgedma_param_check("snapshot_unmaps", snapshot_unmaps, 0, 4096) ?:
+	       edgedma_snapshot_views_init();
 }

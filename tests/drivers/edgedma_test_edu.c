@@ -3,8 +3,9 @@
  * edgedma_test_edu: a driver for QEMU's edu device (PCI 1234:11e8) that uses
  * the DMA-mapping API correctly, or commits one class of misuse on purpose.
  * It is the test subject of edgedma's checks: every mode except "correct",
- * "transfer", "loop" and "loop-stop" makes exactly the mistake its name
- * says, which is the finding kind edgedma is expected to report for it.
+ * "transfer", "loop", "loop-stop", "hold-line-pair" and "release" makes
+ * exactly the mistake its name says, which is the finding kind edgedma is
+ * expected to report for it.
  *
  * Interface: one debugfs folder per bound device,
  *   /sys/kernel/debug/edgedma_test_edu/<pci name>/
@@ -278,6 +279,8 @@ struct edu_test {
 
 	struct list_head leaks;
 	unsigned int nr_leaks;
+	struct list_head held;	/* "hold-line-pair" mappings, until "release" */
+	void *held_buf;
 
 	void *never_mapped;	/* for unmap-unknown and sync-unknown */
 
@@ -1997,6 +2000,63 @@ static int edu_mode_leak(struct edu_test *t)
 	return 0;
 }
 
+/* ---- modes: hold-line-pair, release ------------------------------------ */
+
+/*
+ * Two live mappings in the two halves of one cache line, kept until
+ * "release": the subject of a snapshot that names the mappings sharing a
+ * line. To the device only, so nothing is bounced or invalidated.
+ */
+static int edu_mode_hold_line_pair(struct edu_test *t)
+{
+	size_t line = max_t(size_t, cache_line_size(), 16);
+	unsigned int i;
+
+	if (t->held_buf) {
+		edu_rec(t, "error a pair is held already: run release first");
+		return -EBUSY;
+	}
+	t->held_buf = edu_buf_alloc(t, 2 * line);
+	if (IS_ERR(t->held_buf)) {
+		int ret = PTR_ERR(t->held_buf);
+
+		t->held_buf = NULL;
+		return ret;
+	}
+	for (i = 0; i < 2; i++) {
+		struct edu_leak *h = kzalloc(sizeof(*h), GFP_KERNEL);
+
+		if (!h)
+			return -ENOMEM;
+		h->buf = t->held_buf + i * line / 2;
+		h->len = line / 2;
+		h->dma = edu_map_single(t, h->buf, h->len, DMA_TO_DEVICE);
+		if (h->dma == DMA_MAPPING_ERROR) {
+			kfree(h);
+			return -EIO;
+		}
+		list_add_tail(&h->node, &t->held);
+		edu_rec(t, "held dma=%pad len=%zu phys=%pa", &h->dma, h->len,
+			&(phys_addr_t){ virt_to_phys(h->buf) });
+	}
+	return 0;
+}
+
+/* Unmap what hold-line-pair holds; at unbind too. */
+static int edu_mode_release(struct edu_test *t)
+{
+	struct edu_leak *h, *next;
+
+	list_for_each_entry_safe(h, next, &t->held, node) {
+		edu_unmap_single(t, h->dma, h->len, DMA_TO_DEVICE);
+		list_del(&h->node);
+		kfree(h);
+	}
+	kfree(t->held_buf);
+	t->held_buf = NULL;
+	return 0;
+}
+
 /* ---- mode: loop ------------------------------------------------------ */
 
 static int edu_loop_fn(void *data)
@@ -2151,6 +2211,8 @@ static const struct edu_mode edu_modes[] = {
 	{ "sync-mismatch", edu_mode_sync_mismatch, EDU_ANY },
 	{ "sync-after-set-mask", edu_mode_sync_after_set_mask, EDU_ANY },
 	{ "leak", edu_mode_leak, EDU_ANY },
+	{ "hold-line-pair", edu_mode_hold_line_pair, EDU_ANY },
+	{ "release", edu_mode_release, EDU_ANY },
 	{ "storm", edu_mode_storm, EDU_ANY },
 	{ "free-irqs-off", edu_mode_free_irqs_off, 0,
 	  "dma_free_attrs() WARNs when interrupts are off" },
@@ -2362,6 +2424,7 @@ static int edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	t->dev = dev;
 	mutex_init(&t->lock);
 	INIT_LIST_HEAD(&t->leaks);
+	INIT_LIST_HEAD(&t->held);
 	pci_set_drvdata(pdev, t);
 
 	t->log = kvzalloc(EDU_LOG_SIZE, GFP_KERNEL);
@@ -2453,6 +2516,7 @@ static void edu_remove(struct pci_dev *pdev)
 	/* Waits for a running mode: debugfs removal drains its users. */
 	debugfs_remove_recursive(t->dir);
 	edu_loop_stop(t);
+	edu_mode_release(t);
 
 	/* The leak stays a leak: free the memory, never unmap it. */
 	list_for_each_entry_safe(leak, next, &t->leaks, node) {

@@ -44,6 +44,18 @@ struct snap_unmapped {
 	char unmap_caller_name[NAME_LEN];
 };
 
+struct snap_page {
+	__u64 dma_addr, expected_phys, iommu_phys, phys, cpu_virt, pte, pte_size, pte_pfn;
+	__u32 domain, iommu_unmapped, pte_present, pte_writable, pte_executable,
+	      pte_memtype, pfn_valid, flags, refcount, swiotlb;
+	bool have_expected, have_iommu_phys, have_phys, have_pte, have_flags;
+};
+
+struct snap_sharer {
+	__u64 dma_addr, size, cpu_phys;
+	char device[64];
+};
+
 /* One snapshot as a reply carried it. */
 struct snapshot {
 	bool have_seq, have_addr, have_hook_mode, have_record_size, have_time;
@@ -55,6 +67,11 @@ struct snapshot {
 	struct snap_unmapped unmapped[MAX_ITEMS];
 	__u32 skip_part[8], skip_reason[8];
 	bool truncated;
+	__u32 cache_line, coherent;
+	bool have_cache_line, have_coherent;
+	unsigned int n_pages, n_sharers;
+	struct snap_page pages[16];
+	struct snap_sharer sharers[16];
 	bool header_after_body;	/* a header attribute came after the body */
 	size_t attrs_len;	/* bytes of attributes in the message */
 	char bad[256];
@@ -108,6 +125,46 @@ static void parse_unmapped(const struct nlattr *nest, struct snap_unmapped *u)
 		      sizeof(u->map_caller_name));
 	copy_attr_str(tb[EDGEDMA_A_UNMAPPED_UNMAP_CALLER_NAME], u->unmap_caller_name,
 		      sizeof(u->unmap_caller_name));
+}
+
+static void parse_page(const struct nlattr *nest, struct snap_page *p)
+{
+	const struct nlattr *tb[EDGEDMA_A_PAGE_MAX + 1];
+
+	memset(p, 0, sizeof(*p));
+	if (nl_parse(nl_attr_data(nest), nl_attr_len(nest), tb, EDGEDMA_A_PAGE_MAX))
+		return;
+	nl_attr_u64(tb[EDGEDMA_A_PAGE_DMA_ADDR], &p->dma_addr);
+	p->have_expected = nl_attr_u64(tb[EDGEDMA_A_PAGE_EXPECTED_PHYS], &p->expected_phys);
+	p->have_iommu_phys = nl_attr_u64(tb[EDGEDMA_A_PAGE_IOMMU_PHYS], &p->iommu_phys);
+	p->have_phys = nl_attr_u64(tb[EDGEDMA_A_PAGE_PHYS], &p->phys);
+	nl_attr_u64(tb[EDGEDMA_A_PAGE_CPU_VIRT], &p->cpu_virt);
+	p->have_pte = nl_attr_u64(tb[EDGEDMA_A_PAGE_PTE], &p->pte);
+	nl_attr_u64(tb[EDGEDMA_A_PAGE_PTE_SIZE], &p->pte_size);
+	nl_attr_u64(tb[EDGEDMA_A_PAGE_PTE_PFN], &p->pte_pfn);
+	nl_attr_u32(tb[EDGEDMA_A_PAGE_IOMMU_DOMAIN], &p->domain);
+	nl_attr_u32(tb[EDGEDMA_A_PAGE_IOMMU_UNMAPPED], &p->iommu_unmapped);
+	nl_attr_u32(tb[EDGEDMA_A_PAGE_PTE_PRESENT], &p->pte_present);
+	nl_attr_u32(tb[EDGEDMA_A_PAGE_PTE_WRITABLE], &p->pte_writable);
+	nl_attr_u32(tb[EDGEDMA_A_PAGE_PTE_EXECUTABLE], &p->pte_executable);
+	nl_attr_u32(tb[EDGEDMA_A_PAGE_PTE_MEMTYPE], &p->pte_memtype);
+	nl_attr_u32(tb[EDGEDMA_A_PAGE_PFN_VALID], &p->pfn_valid);
+	p->have_flags = nl_attr_u32(tb[EDGEDMA_A_PAGE_FLAGS], &p->flags);
+	nl_attr_u32(tb[EDGEDMA_A_PAGE_REFCOUNT], &p->refcount);
+	nl_attr_u32(tb[EDGEDMA_A_PAGE_SWIOTLB], &p->swiotlb);
+}
+
+static void parse_sharer(const struct nlattr *nest, struct snap_sharer *m)
+{
+	const struct nlattr *tb[EDGEDMA_A_MAPPING_MAX + 1];
+
+	memset(m, 0, sizeof(*m));
+	if (nl_parse(nl_attr_data(nest), nl_attr_len(nest), tb, EDGEDMA_A_MAPPING_MAX))
+		return;
+	nl_attr_u64(tb[EDGEDMA_A_MAPPING_DMA_ADDR], &m->dma_addr);
+	nl_attr_u64(tb[EDGEDMA_A_MAPPING_SIZE], &m->size);
+	nl_attr_u64(tb[EDGEDMA_A_MAPPING_CPU_PHYS], &m->cpu_phys);
+	copy_attr_str(tb[EDGEDMA_A_MAPPING_DEVICE], m->device, sizeof(m->device));
 }
 
 static bool is_header_attr(unsigned int type)
@@ -187,6 +244,20 @@ static int parse_snapshot(const void *attrs, size_t len, struct snapshot *s)
 		}
 		case EDGEDMA_A_SNAPSHOT_TRUNCATED:
 			s->truncated = true;
+			break;
+		case EDGEDMA_A_SNAPSHOT_CACHE_LINE:
+			s->have_cache_line = nl_attr_u32(a, &s->cache_line);
+			break;
+		case EDGEDMA_A_SNAPSHOT_COHERENT:
+			s->have_coherent = nl_attr_u32(a, &s->coherent);
+			break;
+		case EDGEDMA_A_SNAPSHOT_PAGE:
+			if (s->n_pages < 16)
+				parse_page(a, &s->pages[s->n_pages++]);
+			break;
+		case EDGEDMA_A_SNAPSHOT_LINE_SHARER:
+			if (s->n_sharers < 16)
+				parse_sharer(a, &s->sharers[s->n_sharers++]);
 			break;
 		case EDGEDMA_A_SNAPSHOT_RECORD_SIZE:
 			s->have_record_size = nl_attr_u32(a, &s->record_size);
@@ -394,6 +465,18 @@ static void run_mode(struct __test_metadata *_metadata, const char *mode,
 	ASSERT_LT(0, read_file(path, rec, n)) TH_LOG("%s: %s", path, strerror(errno));
 }
 
+static bool translated(__u32 domain)
+{
+	return domain == EDGEDMA_IOMMU_DOMAIN_DMA || domain == EDGEDMA_IOMMU_DOMAIN_DMA_FQ;
+}
+
+/* Whether the first mapping a snapshot lists holds @addr. */
+static bool first_holds(const struct snapshot *s, __u64 addr)
+{
+	return s->n_mappings && s->mappings[0].dma_addr <= addr &&
+	       addr - s->mappings[0].dma_addr < s->mappings[0].size;
+}
+
 static bool starts_with(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));
@@ -412,6 +495,24 @@ static void log_snapshot(struct __test_metadata *_metadata, const struct snapsho
 		       (unsigned long long)s->mappings[i].dma_addr,
 		       (unsigned long long)s->mappings[i].size, s->mappings[i].dir,
 		       s->mappings[i].caller_name);
+	for (i = 0; i < s->n_pages && i < 8; i++)
+		TH_LOG("  page %#llx: expected %#llx, domain %u, iommu %#llx%s, phys %#llx valid %u flags %#x refs %u swiotlb %u, cpu %#llx pte %#llx size %#llx present %u w %u x %u pfn %#llx memtype %u",
+		       (unsigned long long)s->pages[i].dma_addr,
+		       (unsigned long long)s->pages[i].expected_phys, s->pages[i].domain,
+		       (unsigned long long)s->pages[i].iommu_phys,
+		       s->pages[i].iommu_unmapped ? " (unmapped)" : "",
+		       (unsigned long long)s->pages[i].phys, s->pages[i].pfn_valid,
+		       s->pages[i].flags, s->pages[i].refcount, s->pages[i].swiotlb,
+		       (unsigned long long)s->pages[i].cpu_virt,
+		       (unsigned long long)s->pages[i].pte,
+		       (unsigned long long)s->pages[i].pte_size, s->pages[i].pte_present,
+		       s->pages[i].pte_writable, s->pages[i].pte_executable,
+		       (unsigned long long)s->pages[i].pte_pfn, s->pages[i].pte_memtype);
+	for (i = 0; i < s->n_sharers && i < 8; i++)
+		TH_LOG("  shares a line: %s %#llx +%llu phys %#llx", s->sharers[i].device,
+		       (unsigned long long)s->sharers[i].dma_addr,
+		       (unsigned long long)s->sharers[i].size,
+		       (unsigned long long)s->sharers[i].cpu_phys);
 	for (i = 0; i < s->n_unmapped && i < 8; i++)
 		TH_LOG("  unmapped %#llx +%llu by %s, mapped by %s",
 		       (unsigned long long)s->unmapped[i].dma_addr,
@@ -502,6 +603,14 @@ TEST_F(snapshot, latest_unmap_of_address_first)
 		TH_LOG("mapped by \"%s\"", s.unmapped[0].map_caller_name);
 	EXPECT_LE(s.unmapped[0].map_time_ns, s.unmapped[0].unmap_time_ns);
 	EXPECT_LE(s.unmapped[0].unmap_time_ns, s.time_ns);
+	/* Nothing live there any more: the IOMMU translates the page to nothing. */
+	ASSERT_LE(1U, s.n_pages);
+	if (!first_holds(&s, dma)) {
+		EXPECT_FALSE(s.pages[0].have_expected);
+		if (translated(s.pages[0].domain))
+			EXPECT_EQ(1U, s.pages[0].iommu_unmapped)
+				TH_LOG("the IOMMU still translates %#llx", dma);
+	}
 	for (i = 1; i < s.n_unmapped; i++) {
 		const struct snap_unmapped *u = &s.unmapped[i];
 
@@ -510,6 +619,120 @@ TEST_F(snapshot, latest_unmap_of_address_first)
 			TH_LOG("unmap %u of %#llx is later than the first listed", i,
 			       (unsigned long long)u->dma_addr);
 	}
+}
+
+/* The last line of @rec starting with @prefix, or NULL. */
+static const char *last_line(const char *rec, const char *prefix)
+{
+	const char *p, *last = NULL;
+
+	for (p = rec; (p = strstr(p, prefix)); p++)
+		if (p == rec || p[-1] == '\n')
+			last = p;
+	return last;
+}
+
+/*
+ * The page of a live kmalloc'd mapping, seen by everyone: where the table
+ * says it lies, where the IOMMU translates it now (the same), the kernel
+ * page-table entry of its linear-map address (present, writable, never
+ * executable, write-back, pointing at that very page) and a slab page.
+ */
+TEST_F(snapshot, page_views_of_live_mapping)
+{
+	static struct snapshot s;
+	static char rec[EDU_RECORD_SIZE + 1];
+	unsigned long long dma = 0, phys = 0;
+	unsigned long len = 0;
+	const struct snap_page *pg;
+	char dir[32];
+	const char *p;
+	__u64 page_size, page_mask, seq;
+
+	page_size = ask(_metadata, self, EDGEDMA_CMD_GET_INFO, EDGEDMA_A_INFO_PAGE_SIZE);
+	ASSERT_LT(0ULL, page_size);
+	page_mask = ~(page_size - 1);
+	run_mode(_metadata, "leak", rec, sizeof(rec));
+	p = last_line(rec, "map api=single ");
+	ASSERT_NE(NULL, p) TH_LOG("no map line in the record: %s", rec);
+	ASSERT_EQ(4, sscanf(p, "map api=single dir=%31s phys=%llx dma=%llx len=%lu",
+			    dir, &phys, &dma, &len)) TH_LOG("%.120s", p);
+
+	seq = take_ok(_metadata, self, edu_dev, dma);
+	ASSERT_NE(0ULL, seq);
+	get_ok(_metadata, self, seq, &s);
+	log_snapshot(_metadata, &s);
+	ASSERT_LE(1U, s.n_pages);
+	pg = &s.pages[0];
+	EXPECT_EQ(dma & page_mask, pg->dma_addr);
+	ASSERT_TRUE(pg->have_expected);
+	EXPECT_EQ(phys & page_mask, pg->expected_phys & page_mask)
+		TH_LOG("the table's page %#llx is not the driver's %#llx",
+		       (unsigned long long)pg->expected_phys, phys);
+	if (translated(pg->domain)) {
+		ASSERT_TRUE(pg->have_iommu_phys) TH_LOG("a live mapping the IOMMU does not translate");
+		EXPECT_EQ(pg->expected_phys & page_mask, pg->iommu_phys & page_mask);
+	} else {
+		EXPECT_NE(0U, pg->domain) TH_LOG("no IOMMU domain said");
+	}
+	EXPECT_EQ(phys & page_mask, pg->phys);
+	EXPECT_EQ(1U, pg->pfn_valid);
+	EXPECT_TRUE(pg->flags & EDGEDMA_PAGE_SLAB) TH_LOG("a kmalloc buffer's page is not slab: %#x",
+							  pg->flags);
+	EXPECT_FALSE(pg->flags & EDGEDMA_PAGE_FREE);
+	EXPECT_LT(0U, pg->refcount);
+	EXPECT_EQ(0U, pg->swiotlb);
+	ASSERT_TRUE(pg->have_pte) TH_LOG("no page-table entry for the linear map");
+	EXPECT_EQ(1U, pg->pte_present);
+	EXPECT_EQ(1U, pg->pte_writable);
+	EXPECT_EQ(0U, pg->pte_executable);
+	EXPECT_EQ((__u32)EDGEDMA_MEMTYPE_WRITE_BACK, pg->pte_memtype);
+	EXPECT_EQ(phys / page_size, pg->pte_pfn);
+	EXPECT_LE(page_size, pg->pte_size);
+	EXPECT_TRUE(s.have_cache_line && s.cache_line >= 16);
+	EXPECT_TRUE(s.have_coherent);
+}
+
+/*
+ * Two live mappings in one cache line: a snapshot about either names the
+ * other as sharing the line; once they are unmapped, it names none.
+ */
+TEST_F(snapshot, line_sharers_named)
+{
+	static struct snapshot s;
+	static char rec[EDU_RECORD_SIZE + 1];
+	unsigned long long dma[2] = { 0, 0 }, phys[2] = { 0, 0 };
+	unsigned long len[2] = { 0, 0 };
+	unsigned int i, named = 0;
+	const char *p;
+	__u64 seq;
+
+	run_mode(_metadata, "hold-line-pair", rec, sizeof(rec));
+	p = rec;
+	for (i = 0; i < 2; i++) {
+		p = strstr(p, "held dma=");
+		ASSERT_NE(NULL, p) TH_LOG("no held line %u in the record: %s", i, rec);
+		ASSERT_EQ(3, sscanf(p, "held dma=%llx len=%lu phys=%llx", &dma[i], &len[i],
+				    &phys[i]));
+		p++;
+	}
+	seq = take_ok(_metadata, self, edu_dev, dma[0]);
+	get_ok(_metadata, self, seq, &s);
+	log_snapshot(_metadata, &s);
+	ASSERT_LE(1U, s.n_mappings);
+	EXPECT_EQ(dma[0], s.mappings[0].dma_addr);
+	for (i = 0; i < s.n_sharers; i++)
+		if (s.sharers[i].dma_addr == dma[1] && s.sharers[i].cpu_phys == phys[1] &&
+		    !strcmp(s.sharers[i].device, edu_dev))
+			named++;
+	EXPECT_EQ(1U, named) TH_LOG("the other half of the line (%#llx) is not named once",
+				    dma[1]);
+
+	run_mode(_metadata, "release", rec, sizeof(rec));
+	seq = take_ok(_metadata, self, edu_dev, dma[0]);
+	get_ok(_metadata, self, seq, &s);
+	for (i = 0; i < s.n_sharers; i++)
+		EXPECT_NE(dma[1], s.sharers[i].dma_addr) TH_LOG("an unmapped half still shares");
 }
 
 /* A device that never called the DMA API: the parts it lacks say why. */

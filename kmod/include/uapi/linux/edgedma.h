@@ -164,9 +164,9 @@
  * A snapshot record is one stream of EDGEDMA_A_SNAPSHOT_* attributes that
  * every carrier holds unchanged (netlink, devcoredump, the crash region,
  * recordings). Its u64 values are not padded: read them with memcpy.
- * Repeated parts (MAPPING, UNMAPPED, SKIPPED) are nested attributes, one per
- * item. A record that ran out of room ends with TRUNCATED; every attribute
- * before it is whole.
+ * Repeated parts (MAPPING, UNMAPPED, SKIPPED, PAGE, LINE_SHARER) are nested
+ * attributes, one per item. A record that ran out of room ends with
+ * TRUNCATED; every attribute before it is whole.
  */
 #ifndef _UAPI_LINUX_EDGEDMA_H
 #define _UAPI_LINUX_EDGEDMA_H
@@ -248,6 +248,10 @@ enum edgedma_snapshot_trigger {
 enum edgedma_snapshot_part {
 	EDGEDMA_SNAPSHOT_PART_MAPPINGS = 1,	/* the device's live mappings */
 	EDGEDMA_SNAPSHOT_PART_UNMAPPED,		/* its recent unmaps */
+	EDGEDMA_SNAPSHOT_PART_IOMMU_VIEW,	/* the IOMMU's translations */
+	EDGEDMA_SNAPSHOT_PART_CPU_VIEW,		/* the kernel page tables */
+	EDGEDMA_SNAPSHOT_PART_PAGES,		/* pages past snapshot_pages */
+	EDGEDMA_SNAPSHOT_PART_LINE_SHARERS,	/* mappings sharing a cache line */
 };
 
 /* Why it was left out (EDGEDMA_A_SKIP_REASON). */
@@ -257,6 +261,40 @@ enum edgedma_skip_reason {
 						 * holder may be a stopped CPU */
 	EDGEDMA_SKIP_NOT_KEPT,			/* the module keeps none (history_size=0) */
 	EDGEDMA_SKIP_NO_ROOM,			/* more than the record holds */
+	EDGEDMA_SKIP_MAY_SLEEP,			/* the IOMMU driver's lookup may sleep
+						 * here (PREEMPT_RT) */
+	EDGEDMA_SKIP_NOT_SUPPORTED,		/* this architecture or kernel cannot */
+	EDGEDMA_SKIP_LIMIT,			/* past a module parameter's bound */
+};
+
+/* The IOMMU's arrangement for a device (EDGEDMA_A_PAGE_IOMMU_DOMAIN). */
+enum edgedma_iommu_domain {
+	EDGEDMA_IOMMU_DOMAIN_NONE = 1,		/* no IOMMU: DMA addresses are bus addresses */
+	EDGEDMA_IOMMU_DOMAIN_IDENTITY,		/* an IOMMU that passes addresses through */
+	EDGEDMA_IOMMU_DOMAIN_DMA,		/* translated, unmaps invalidated at once */
+	EDGEDMA_IOMMU_DOMAIN_DMA_FQ,		/* translated, invalidations batched (lazy) */
+	EDGEDMA_IOMMU_DOMAIN_BLOCKED,		/* every access refused */
+	EDGEDMA_IOMMU_DOMAIN_UNMANAGED,		/* a domain a driver manages (VFIO, ...) */
+	EDGEDMA_IOMMU_DOMAIN_OTHER,
+};
+
+/* How the CPU maps memory (EDGEDMA_A_PAGE_PTE_MEMTYPE). */
+enum edgedma_memtype {
+	EDGEDMA_MEMTYPE_WRITE_BACK = 1,		/* cached: normal memory */
+	EDGEDMA_MEMTYPE_WRITE_COMBINE,		/* x86 WC, arm64 Normal non-cacheable */
+	EDGEDMA_MEMTYPE_WRITE_THROUGH,
+	EDGEDMA_MEMTYPE_UNCACHED,		/* x86 UC and UC- */
+	EDGEDMA_MEMTYPE_DEVICE,			/* arm64 Device-nGnRnE, -nGnRE, ... */
+	EDGEDMA_MEMTYPE_OTHER,
+};
+
+/* What the kernel uses a physical page for (EDGEDMA_A_PAGE_FLAGS). */
+enum edgedma_page_flag {
+	EDGEDMA_PAGE_SLAB = 1 << 0,		/* slab allocator (kmalloc) */
+	EDGEDMA_PAGE_RESERVED = 1 << 1,
+	EDGEDMA_PAGE_FREE = 1 << 2,		/* in the buddy allocator: nobody owns it */
+	EDGEDMA_PAGE_COMPOUND = 1 << 3,		/* part of a higher-order allocation */
+	EDGEDMA_PAGE_HEAD = 1 << 4,		/* its first page */
 };
 
 /* How the device accessed memory (EDGEDMA_A_SNAPSHOT_TRIGGER_ACCESS). */
@@ -487,6 +525,18 @@ enum {
 					 * (snapshot_size); always last */
 	/* Only in the dump and the notification, not in the record. */
 	EDGEDMA_A_SNAPSHOT_RECORD_SIZE,	/* u32, bytes of the whole record */
+	/* The body, continued. */
+	EDGEDMA_A_SNAPSHOT_CACHE_LINE,	/* u32, bytes: cache_line_size() */
+	EDGEDMA_A_SNAPSHOT_COHERENT,	/* u32, 1: the device's DMA is coherent
+					 * with the CPU caches, as the kernel
+					 * treats it */
+	EDGEDMA_A_SNAPSHOT_PAGE,	/* nested EDGEDMA_A_PAGE_*, one per page
+					 * viewed: TRIGGER_ADDR's first, then the
+					 * rest of the mapping holding it */
+	EDGEDMA_A_SNAPSHOT_LINE_SHARER,	/* nested EDGEDMA_A_MAPPING_*, with
+					 * DEVICE: another live mapping (of any
+					 * device) whose CPU memory shares a
+					 * cache line with the first MAPPING */
 
 	__EDGEDMA_A_SNAPSHOT_MAX,
 	EDGEDMA_A_SNAPSHOT_MAX = (__EDGEDMA_A_SNAPSHOT_MAX - 1)
@@ -505,9 +555,42 @@ enum {
 	EDGEDMA_A_UNMAPPED_UNMAP_CALLER, /* u64 */
 	EDGEDMA_A_UNMAPPED_MAP_CALLER_NAME, /* string, as FINDING_CALLER_NAME */
 	EDGEDMA_A_UNMAPPED_UNMAP_CALLER_NAME, /* string */
+	EDGEDMA_A_UNMAPPED_CPU_PHYS,	/* u64, absent when unknown */
 
 	__EDGEDMA_A_UNMAPPED_MAX,
 	EDGEDMA_A_UNMAPPED_MAX = (__EDGEDMA_A_UNMAPPED_MAX - 1)
+};
+
+/* One page of DMA memory seen by the IOMMU, the CPU and the allocator. */
+enum {
+	EDGEDMA_A_PAGE_PAD = 1,
+	EDGEDMA_A_PAGE_DMA_ADDR,	/* u64, the page's DMA address (IOVA) */
+	EDGEDMA_A_PAGE_EXPECTED_PHYS,	/* u64, where the live mapping holding it
+					 * says it lies; absent: none holds it */
+	EDGEDMA_A_PAGE_IOMMU_DOMAIN,	/* u32, enum edgedma_iommu_domain */
+	EDGEDMA_A_PAGE_IOMMU_PHYS,	/* u64, the IOMMU's translation now;
+					 * NONE: the bus address it stands for */
+	EDGEDMA_A_PAGE_IOMMU_UNMAPPED,	/* u32, 1: the IOMMU translates it to
+					 * nothing: an access faults */
+	EDGEDMA_A_PAGE_PHYS,		/* u64, the physical page viewed below:
+					 * EXPECTED_PHYS's, else IOMMU_PHYS's */
+	EDGEDMA_A_PAGE_CPU_VIRT,	/* u64, the kernel address whose page-table
+					 * entry follows (the mapping's own, else
+					 * the linear map's) */
+	EDGEDMA_A_PAGE_PTE,		/* u64, the entry, as the CPU reads it */
+	EDGEDMA_A_PAGE_PTE_SIZE,	/* u64, bytes it maps (a page or a block) */
+	EDGEDMA_A_PAGE_PTE_PRESENT,	/* u32, 0 or 1 */
+	EDGEDMA_A_PAGE_PTE_WRITABLE,	/* u32 */
+	EDGEDMA_A_PAGE_PTE_EXECUTABLE,	/* u32, by the kernel (no NX, no PXN) */
+	EDGEDMA_A_PAGE_PTE_PFN,		/* u64, the page frame it points at */
+	EDGEDMA_A_PAGE_PTE_MEMTYPE,	/* u32, enum edgedma_memtype */
+	EDGEDMA_A_PAGE_PFN_VALID,	/* u32, 1: PHYS is memory the kernel manages */
+	EDGEDMA_A_PAGE_FLAGS,		/* u32, enum edgedma_page_flag bits */
+	EDGEDMA_A_PAGE_REFCOUNT,	/* u32, the page's reference count */
+	EDGEDMA_A_PAGE_SWIOTLB,		/* u32, 1: PHYS lies in a swiotlb bounce pool */
+
+	__EDGEDMA_A_PAGE_MAX,
+	EDGEDMA_A_PAGE_MAX = (__EDGEDMA_A_PAGE_MAX - 1)
 };
 
 /* A part left out of a snapshot (EDGEDMA_A_SNAPSHOT_SKIPPED). */
