@@ -79,6 +79,7 @@ static void edgedma_devrec_fill(struct edgedma_devrec *rec, struct device *dev)
 	raw_spin_unlock(&rec->names_lock);
 	WRITE_ONCE(rec->complete, false);
 	WRITE_ONCE(rec->sync_kept, false);
+	WRITE_ONCE(rec->gone, false);
 	edgedma_devrec_refresh_driver(rec, dev);
 	atomic_set_release(&rec->ready, 1);
 }
@@ -206,6 +207,31 @@ bool edgedma_device_info_next(unsigned long *slot, struct edgedma_device_info *o
 u64 edgedma_devices_untracked(void)
 {
 	return edgedma_percpu_sum(edgedma_untracked_calls);
+}
+
+struct device *edgedma_devrec_search(bool (*match)(struct device *dev, const void *key),
+				     const void *key)
+{
+	unsigned int i;
+
+	for (i = 0; i <= edgedma_devrec_mask; i++) {
+		struct edgedma_devrec *rec = &edgedma_devrecs[i];
+		struct device *dev = READ_ONCE(rec->dev);
+
+		if (!dev || !atomic_read_acquire(&rec->ready) || READ_ONCE(rec->gone))
+			continue;
+		if (match(dev, key))
+			return dev;
+	}
+	return NULL;
+}
+
+void edgedma_devrec_device_gone(struct device *dev)
+{
+	struct edgedma_devrec *rec = edgedma_devrec_find(dev);
+
+	if (rec)
+		WRITE_ONCE(rec->gone, true);
 }
 
 struct device *edgedma_find_device_by_name(const char *name)

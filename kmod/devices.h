@@ -43,6 +43,11 @@ struct edgedma_devrec {
 	 * (dev->dma_skip_sync, 6.11+; sync_visible.c).
 	 */
 	bool sync_kept;
+	/*
+	 * The device was deleted (BUS_NOTIFY_DEL_DEVICE): dev must not be
+	 * followed any more by code that looks for a device by other keys.
+	 */
+	bool gone;
 	/* Snapshots of this device in the current second (snapshot_rate). */
 	struct edgedma_snapshot_rate snapshots;
 	atomic_t ready;
@@ -75,6 +80,16 @@ u64 edgedma_devices_untracked(void);
 size_t edgedma_devices_memory(void);	/* bytes preallocated at load */
 /* The driver of @dev binds or has unbound; process context. */
 void edgedma_devrec_view_starts(struct device *dev);
+/*
+ * The first watched device that @match accepts, or NULL: for fault
+ * handlers, which know a device only by a bus number (a PCI requester ID,
+ * an IOMMU stream ID). Lock-free, any context but NMI; devices deleted
+ * since they were seen are passed over.
+ */
+struct device *edgedma_devrec_search(bool (*match)(struct device *dev, const void *key),
+				     const void *key);
+/* @dev is being deleted; process context (the bus notifier). */
+void edgedma_devrec_device_gone(struct device *dev);
 /* A PCI or platform device by dev_name(), with a reference; process context. */
 struct device *edgedma_find_device_by_name(const char *name);
 

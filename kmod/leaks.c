@@ -163,6 +163,7 @@ static int edgedma_bus_event(struct notifier_block *nb, unsigned long action,
 		rec = edgedma_devrec_find(dev);
 		if (rec)
 			edgedma_maptrack_drain(edgedma_forget_match, rec, NULL);
+		edgedma_devrec_device_gone(dev);
 		break;
 	}
 	return NOTIFY_DONE;

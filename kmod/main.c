@@ -24,6 +24,7 @@
 #include "snapshot_capture.h"
 #include "snapshot_store.h"
 #include "sync_visible.h"
+#include "trigger_iommu_fault.h"
 #include "vmalloc_pages.h"
 
 int edgedma_param_check(const char *name, unsigned long long value,
@@ -72,9 +73,10 @@ static int __init edgedma_init(void)
 	err = edgedma_snapshot_capture_init() ?: edgedma_snapshot_store_init();
 	if (err)
 		goto err_sync_visible;
+	edgedma_iommu_fault_start();
 	err = edgedma_hook_start();
 	if (err)
-		goto err_snapshots;
+		goto err_triggers;
 	err = edgedma_netlink_init();
 	if (err)
 		goto err_hook;
@@ -86,7 +88,8 @@ static int __init edgedma_init(void)
 
 err_hook:
 	edgedma_hook_stop();
-err_snapshots:
+err_triggers:
+	edgedma_iommu_fault_stop();
 	edgedma_snapshot_store_exit();
 err_sync_visible:
 	edgedma_sync_visible_exit();
@@ -115,6 +118,7 @@ static void __exit edgedma_exit(void)
 {
 	edgedma_netlink_exit();
 	edgedma_hook_stop();
+	edgedma_iommu_fault_stop();
 	edgedma_snapshot_store_exit();
 	edgedma_sync_visible_exit();
 	edgedma_vmalloc_pages_exit();

@@ -15,6 +15,7 @@
 #include "maptrack.h"
 #include "netlink.h"
 #include "snapshot_store.h"
+#include "trigger_iommu_fault.h"
 #include "sync_visible.h"
 #include "vmalloc_pages.h"
 
@@ -39,7 +40,9 @@ int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, EDGEDMA_A_INFO_CACHE_LINE, cache_line_size()) ||
 	    nla_put_u32(msg, EDGEDMA_A_INFO_DMA_ALIGNMENT,
 			dma_get_cache_alignment()) ||
-	    nla_put_u32(msg, EDGEDMA_A_INFO_HOOK_MODE, edgedma_hook_mode_active()))
+	    nla_put_u32(msg, EDGEDMA_A_INFO_HOOK_MODE, edgedma_hook_mode_active()) ||
+	    nla_put_string(msg, EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS,
+			   edgedma_iommu_fault_hooks()))
 		return edgedma_nl_reply_overflow(msg, info);
 
 	return edgedma_nl_reply_send(msg, hdr, info);
@@ -89,7 +92,9 @@ int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    PUT(SNAPSHOTS, edgedma_snapshots_stored()) ||
 	    PUT(SNAPSHOTS_SUPPRESSED, edgedma_snapshots_suppressed()) ||
 	    PUT(SNAPSHOTS_DROPPED, edgedma_snapshots_dropped()) ||
-	    PUT(SNAPSHOTS_TRUNCATED, edgedma_snapshots_truncated()))
+	    PUT(SNAPSHOTS_TRUNCATED, edgedma_snapshots_truncated()) ||
+	    PUT(IOMMU_FAULTS, edgedma_iommu_faults()) ||
+	    PUT(IOMMU_FAULTS_UNOWNED, edgedma_iommu_faults_unowned()))
 		return edgedma_nl_reply_overflow(msg, info);
 #undef PUT
 

@@ -4,7 +4,7 @@
  * place into a store slot, facts only, in the order a reader needs them
  * when the record runs out of room: the header, what the device was doing
  * with the address the snapshot is about (the live mapping holding it, the
- * latest unmap of it), then the rest of the device's mappings and unmaps.
+ * latest unmap in its page), then the rest of the device's mappings and unmaps.
  *
  * Nothing here sleeps, allocates or waits for a lock in fault or panic
  * context: the walks try each lock once and the record says which part a
@@ -130,24 +130,17 @@ static bool edgedma_snapshot_put_unmapped(struct edgedma_record *r,
 	return true;
 }
 
-static void edgedma_snapshot_put_skipped(struct edgedma_record *r, u32 part,
-					 u32 reason)
+/*
+ * Whether @u covered the page of @addr: what an IOMMU maps and faults on
+ * is pages (VT-d reports only the page of a fault), so of the unmaps in
+ * that page the latest is the one that left it unmapped.
+ */
+static bool edgedma_unmapped_in_page(const struct edgedma_unmapped *u, u64 addr)
 {
-	int nest = edgedma_record_nest_start(r, EDGEDMA_A_SNAPSHOT_SKIPPED);
+	u64 page = addr & PAGE_MASK;
 
-	if (nest < 0)
-		return;
-	if (edgedma_record_put_u32(r, EDGEDMA_A_SKIP_PART, part) ||
-	    edgedma_record_put_u32(r, EDGEDMA_A_SKIP_REASON, reason)) {
-		edgedma_record_nest_cancel(r, nest);
-		return;
-	}
-	edgedma_record_nest_end(r, nest);
-}
-
-static bool edgedma_unmapped_holds(const struct edgedma_unmapped *u, u64 addr)
-{
-	return addr >= u->dma_addr && addr - u->dma_addr < max_t(u64, u->size, 1);
+	return u->dma_addr < page + PAGE_SIZE &&
+	       u->dma_addr + max_t(u64, u->size, 1) > page;
 }
 
 /* The walks of the device's mappings and unmaps. */
@@ -156,7 +149,7 @@ struct edgedma_snapshot_walk {
 	const struct edgedma_snapshot_request *t;
 	bool have_first;
 	struct edgedma_mapping first;		/* the mapping holding t->addr */
-	struct edgedma_unmapped first_unmap;	/* the latest unmap of it */
+	struct edgedma_unmapped first_unmap;	/* the latest in t->addr's page */
 	unsigned int room;			/* items still to list */
 	u64 left_out;
 };
@@ -179,7 +172,7 @@ static bool edgedma_snapshot_find_unmap(const struct edgedma_unmapped *u, void *
 {
 	struct edgedma_snapshot_walk *w = arg;
 
-	if (edgedma_unmapped_holds(u, w->t->addr) &&
+	if (edgedma_unmapped_in_page(u, w->t->addr) &&
 	    (!w->have_first || u->unmap_time_ns > w->first_unmap.unmap_time_ns)) {
 		w->first_unmap = *u;
 		w->have_first = true;
@@ -264,7 +257,7 @@ static void edgedma_snapshot_put_lines(struct edgedma_record *r, struct device *
 	w.tail_line = (first->phys + first->size - 1) & ~((u64)line - 1);
 	if (!edgedma_maptrack_walk_device(NULL, t->atomic,
 					  edgedma_snapshot_walk_sharer, &w))
-		edgedma_snapshot_put_skipped(r, EDGEDMA_SNAPSHOT_PART_LINE_SHARERS,
+		edgedma_put_skipped(r, EDGEDMA_SNAPSHOT_PART_LINE_SHARERS,
 					     EDGEDMA_SKIP_LOCK_BUSY);
 }
 
@@ -287,7 +280,7 @@ static void edgedma_snapshot_put_mappings(struct edgedma_record *r,
 	edgedma_snapshot_put_lines(r, dev, t, w.have_first ? &w.first : NULL);
 	if (!edgedma_maptrack_walk_device(rec, t->atomic,
 					  edgedma_snapshot_walk_mapping, &w))
-		edgedma_snapshot_put_skipped(r, EDGEDMA_SNAPSHOT_PART_MAPPINGS,
+		edgedma_put_skipped(r, EDGEDMA_SNAPSHOT_PART_MAPPINGS,
 					     EDGEDMA_SKIP_LOCK_BUSY);
 	if (w.left_out)
 		edgedma_record_put_u64(r, EDGEDMA_A_SNAPSHOT_MAPPINGS_LEFT_OUT,
@@ -304,7 +297,7 @@ static void edgedma_snapshot_put_unmaps(struct edgedma_record *r,
 	bool whole = true;
 
 	if (!edgedma_maptrack_history_kept()) {
-		edgedma_snapshot_put_skipped(r, EDGEDMA_SNAPSHOT_PART_UNMAPPED,
+		edgedma_put_skipped(r, EDGEDMA_SNAPSHOT_PART_UNMAPPED,
 					     EDGEDMA_SKIP_NOT_KEPT);
 		return;
 	}
@@ -317,7 +310,7 @@ static void edgedma_snapshot_put_unmaps(struct edgedma_record *r,
 	whole &= edgedma_maptrack_history_walk(rec, t->atomic,
 					       edgedma_snapshot_walk_unmap, &w);
 	if (!whole)
-		edgedma_snapshot_put_skipped(r, EDGEDMA_SNAPSHOT_PART_UNMAPPED,
+		edgedma_put_skipped(r, EDGEDMA_SNAPSHOT_PART_UNMAPPED,
 					     EDGEDMA_SKIP_LOCK_BUSY);
 }
 
@@ -398,9 +391,9 @@ int edgedma_snapshot_take(struct device *dev,
 	} else {
 		edgedma_snapshot_put_pages(&r, dev, t, NULL);
 		edgedma_snapshot_put_lines(&r, dev, t, NULL);
-		edgedma_snapshot_put_skipped(&r, EDGEDMA_SNAPSHOT_PART_MAPPINGS,
+		edgedma_put_skipped(&r, EDGEDMA_SNAPSHOT_PART_MAPPINGS,
 					     EDGEDMA_SKIP_DEVICE_UNSEEN);
-		edgedma_snapshot_put_skipped(&r, EDGEDMA_SNAPSHOT_PART_UNMAPPED,
+		edgedma_put_skipped(&r, EDGEDMA_SNAPSHOT_PART_UNMAPPED,
 					     EDGEDMA_SKIP_DEVICE_UNSEEN);
 	}
 	edgedma_snapshot_commit(slot, edgedma_record_finish(&r, EDGEDMA_A_SNAPSHOT_TRUNCATED),

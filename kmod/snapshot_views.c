@@ -29,6 +29,20 @@ static unsigned int snapshot_pages = 8;
 module_param(snapshot_pages, uint, 0644);
 MODULE_PARM_DESC(snapshot_pages, "Pages a snapshot views, the one it is about first, 1 to 1024 (default 8)");
 
+/* A part left out, and why (EDGEDMA_A_SNAPSHOT_SKIPPED). */
+void edgedma_put_skipped(struct edgedma_record *r, u32 part, u32 reason)
+{
+	int nest = edgedma_record_nest_start(r, EDGEDMA_A_SNAPSHOT_SKIPPED);
+
+	if (nest < 0)
+		return;
+	if (edgedma_record_put_u32(r, EDGEDMA_A_SKIP_PART, part) ||
+	    edgedma_record_put_u32(r, EDGEDMA_A_SKIP_REASON, reason))
+		edgedma_record_nest_cancel(r, nest);
+	else
+		edgedma_record_nest_end(r, nest);
+}
+
 static u32 edgedma_domain_kind(const struct iommu_domain *domain)
 {
 	if (!domain)
@@ -59,6 +73,7 @@ struct edgedma_page_view {
 	u64 iommu_phys;		/* EDGEDMA_NO_PHYS: not asked or nothing */
 	bool iommu_asked;
 	bool iommu_unmapped;
+	bool iommu_may_sleep;	/* left out: the lookup may sleep here */
 };
 
 static void edgedma_view_iommu(struct device *dev, const struct edgedma_snapshot_request *t,
@@ -77,8 +92,10 @@ static void edgedma_view_iommu(struct device *dev, const struct edgedma_snapshot
 	if (!(domain->type & __IOMMU_DOMAIN_PAGING))
 		return;
 	/* In fault context an IOMMU driver's sleeping lock must not be taken. */
-	if (t->atomic && !edgedma_iommu_translate_in_hook(domain))
+	if (t->atomic && !edgedma_iommu_translate_in_hook(domain)) {
+		v->iommu_may_sleep = true;
 		return;
+	}
 	v->iommu_asked = true;
 	phys = iommu_iova_to_phys(domain, v->dma_page);
 	if (phys)
@@ -176,6 +193,9 @@ static bool edgedma_put_page(struct edgedma_record *r, struct device *dev,
 		return false;
 	}
 	edgedma_record_nest_end(r, nest);
+	if (v.iommu_may_sleep)
+		edgedma_put_skipped(r, EDGEDMA_SNAPSHOT_PART_IOMMU_VIEW,
+				    EDGEDMA_SKIP_MAY_SLEEP);
 	return true;
 }
 
@@ -199,17 +219,8 @@ void edgedma_snapshot_put_pages(struct edgedma_record *r, struct device *dev,
 		if (page == first)
 			continue;
 		if (!room) {
-			u32 reason = EDGEDMA_SKIP_LIMIT;
-			int nest = edgedma_record_nest_start(r, EDGEDMA_A_SNAPSHOT_SKIPPED);
-
-			if (nest < 0)
-				return;
-			if (edgedma_record_put_u32(r, EDGEDMA_A_SKIP_PART,
-						   EDGEDMA_SNAPSHOT_PART_PAGES) ||
-			    edgedma_record_put_u32(r, EDGEDMA_A_SKIP_REASON, reason))
-				edgedma_record_nest_cancel(r, nest);
-			else
-				edgedma_record_nest_end(r, nest);
+			edgedma_put_skipped(r, EDGEDMA_SNAPSHOT_PART_PAGES,
+					    EDGEDMA_SKIP_LIMIT);
 			return;
 		}
 		if (!edgedma_put_page(r, dev, t, owner, page))

@@ -21,6 +21,9 @@ void edgedma_snapshot_put_pages(struct edgedma_record *r, struct device *dev,
 				const struct edgedma_snapshot_request *t,
 				const struct edgedma_mapping *owner);
 
+/* A part left out of the record, and why (enum edgedma_skip_reason). */
+void edgedma_put_skipped(struct edgedma_record *r, u32 part, u32 reason);
+
 int edgedma_snapshot_views_init(void);
 
 #endif /* _EDGEDMA_SNAPSHOT_VIEWS_H */

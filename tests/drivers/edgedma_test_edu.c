@@ -3,9 +3,10 @@
  * edgedma_test_edu: a driver for QEMU's edu device (PCI 1234:11e8) that uses
  * the DMA-mapping API correctly, or commits one class of misuse on purpose.
  * It is the test subject of edgedma's checks: every mode except "correct",
- * "transfer", "loop", "loop-stop", "hold-line-pair" and "release" makes
- * exactly the mistake its name says, which is the finding kind edgedma is
- * expected to report for it.
+ * "transfer", "loop", "loop-stop", "hold-line-pair", "release" and
+ * "use-after-unmap" makes exactly the mistake its name says, which is the
+ * finding kind edgedma is expected to report for it; "use-after-unmap" is
+ * a device's mistake, caught by the IOMMU (a snapshot, not a finding).
  *
  * Interface: one debugfs folder per bound device,
  *   /sys/kernel/debug/edgedma_test_edu/<pci name>/
@@ -2000,6 +2001,51 @@ static int edu_mode_leak(struct edu_test *t)
 	return 0;
 }
 
+/* ---- mode: use-after-unmap ------------------------------------------- */
+
+/*
+ * Start a DMA from a buffer and unmap it before the engine runs (edu reads
+ * 100 ms after the start): the IOMMU refuses the read. Only behind an
+ * IOMMU: on the direct path the device would read freed memory. Reading,
+ * the device changes nothing whatever happens.
+ */
+static int edu_mode_use_after_unmap(struct edu_test *t)
+{
+	const size_t len = 256;
+	unsigned long timeout;
+	dma_addr_t dma;
+	void *buf;
+
+	buf = edu_buf_alloc(t, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	dma = edu_map_single(t, buf, len, DMA_TO_DEVICE);
+	if (dma == DMA_MAPPING_ERROR) {
+		kfree(buf);
+		return -EIO;
+	}
+	writeq(dma, t->regs + EDU_REG_DMA_SRC);
+	writeq(EDU_DEV_BUF, t->regs + EDU_REG_DMA_DST);
+	writeq(len, t->regs + EDU_REG_DMA_CNT);
+	writeq(EDU_DMA_RUN, t->regs + EDU_REG_DMA_CMD);
+	edu_unmap_single(t, dma, len, DMA_TO_DEVICE);
+	edu_rec(t, "use-after-unmap dma=%pad len=%zu: edu reads it after the unmap",
+		&dma, len);
+
+	timeout = jiffies + msecs_to_jiffies(EDU_DMA_TIMEOUT_MS);
+	while (readq(t->regs + EDU_REG_DMA_CMD) & EDU_DMA_RUN) {
+		if (time_after(jiffies, timeout)) {
+			t->broken = true;
+			edu_rec(t, "error edu DMA did not finish in %d ms",
+				EDU_DMA_TIMEOUT_MS);
+			return -ETIMEDOUT;	/* buf leaks: it may still be read */
+		}
+		usleep_range(1000, 2000);
+	}
+	kfree(buf);
+	return 0;
+}
+
 /* ---- modes: hold-line-pair, release ------------------------------------ */
 
 /*
@@ -2212,6 +2258,7 @@ static const struct edu_mode edu_modes[] = {
 	{ "sync-after-set-mask", edu_mode_sync_after_set_mask, EDU_ANY },
 	{ "leak", edu_mode_leak, EDU_ANY },
 	{ "hold-line-pair", edu_mode_hold_line_pair, EDU_ANY },
+	{ "use-after-unmap", edu_mode_use_after_unmap, EDU_IOMMU },
 	{ "release", edu_mode_release, EDU_ANY },
 	{ "storm", edu_mode_storm, EDU_ANY },
 	{ "free-irqs-off", edu_mode_free_irqs_off, 0,

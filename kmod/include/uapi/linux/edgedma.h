@@ -320,6 +320,10 @@ enum {
 	EDGEDMA_A_INFO_CACHE_LINE,
 	EDGEDMA_A_INFO_DMA_ALIGNMENT,
 	EDGEDMA_A_INFO_HOOK_MODE,		/* u32, the mode in use, 0 = none */
+	EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS,	/* string, where IOMMU faults are
+						 * caught, comma-separated ("dmar_fault",
+						 * "arm_smmu_handle_evt", "_dev_info",
+						 * "io_page_fault"); "" when nowhere */
 
 	__EDGEDMA_A_INFO_MAX,
 	EDGEDMA_A_INFO_MAX = (__EDGEDMA_A_INFO_MAX - 1)
@@ -357,6 +361,8 @@ enum {
 					 * rate limit (snapshot_rate) */
 	EDGEDMA_A_STATS_SNAPSHOTS_DROPPED, /* triggers that found no free slot */
 	EDGEDMA_A_STATS_SNAPSHOTS_TRUNCATED, /* stored records that ran out of room */
+	EDGEDMA_A_STATS_IOMMU_FAULTS,	/* IOMMU faults the module saw */
+	EDGEDMA_A_STATS_IOMMU_FAULTS_UNOWNED, /* of those, of no device it watches */
 
 	__EDGEDMA_A_STATS_MAX,
 	EDGEDMA_A_STATS_MAX = (__EDGEDMA_A_STATS_MAX - 1)
@@ -517,8 +523,8 @@ enum {
 					 * not in the record (snapshot_mappings) */
 	EDGEDMA_A_SNAPSHOT_UNMAPPED,	/* nested EDGEDMA_A_UNMAPPED_*, one per
 					 * recent unmap of the device; the latest
-					 * of TRIGGER_ADDR first, the rest in no
-					 * order */
+					 * in TRIGGER_ADDR's page first, the rest
+					 * in no order */
 	EDGEDMA_A_SNAPSHOT_SKIPPED,	/* nested EDGEDMA_A_SKIP_*, one per part
 					 * left out */
 	EDGEDMA_A_SNAPSHOT_TRUNCATED,	/* u32, 1: the record ran out of room
