@@ -275,4 +275,21 @@ static inline bool edgedma_is_swiotlb(struct device *dev, phys_addr_t phys)
 }
 #endif
 
+/*
+ * An extack message naming what was wrong, with the bad attribute marked.
+ * 6.2 gave extack a buffer for formatted messages (NL_SET_ERR_MSG_FMT);
+ * before, only a constant message fits, and the attribute's offset says
+ * which one it was.
+ */
+#ifdef NL_SET_ERR_MSG_FMT
+#define edgedma_extack_attr_fmt(extack, attr, fallback, fmt, ...)	\
+	do {								\
+		NL_SET_ERR_MSG_FMT(extack, fmt, ##__VA_ARGS__);		\
+		NL_SET_BAD_ATTR(extack, attr);				\
+	} while (0)
+#else
+#define edgedma_extack_attr_fmt(extack, attr, fallback, fmt, ...)	\
+	NL_SET_ERR_MSG_ATTR(extack, attr, fallback)
+#endif
+
 #endif /* _EDGEDMA_COMPAT_H */

@@ -24,6 +24,7 @@
 #include "findings.h"
 #include "leaks.h"
 #include "maptrack.h"
+#include "profiles.h"
 #include "policy.h"
 
 /* What the drain below is looking for, and who let go. */
@@ -164,6 +165,7 @@ static int edgedma_bus_event(struct notifier_block *nb, unsigned long action,
 		if (rec)
 			edgedma_maptrack_drain(edgedma_forget_match, rec, NULL);
 		edgedma_devrec_device_gone(dev);
+		edgedma_profiles_device_gone(dev);
 		break;
 	}
 	return NOTIFY_DONE;

@@ -21,6 +21,7 @@
 #include "maptrack.h"
 #include "map_events.h"
 #include "netlink.h"
+#include "profiles.h"
 #include "snapshot_capture.h"
 #include "snapshot_store.h"
 #include "sync_visible.h"
@@ -90,6 +91,7 @@ err_hook:
 	edgedma_hook_stop();
 err_triggers:
 	edgedma_iommu_fault_stop();
+	edgedma_profiles_exit();
 	edgedma_snapshot_store_exit();
 err_sync_visible:
 	edgedma_sync_visible_exit();
@@ -119,6 +121,7 @@ static void __exit edgedma_exit(void)
 	edgedma_netlink_exit();
 	edgedma_hook_stop();
 	edgedma_iommu_fault_stop();
+	edgedma_profiles_exit();
 	edgedma_snapshot_store_exit();
 	edgedma_sync_visible_exit();
 	edgedma_vmalloc_pages_exit();

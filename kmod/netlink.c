@@ -79,6 +79,18 @@ static const struct nla_policy edgedma_snapshot_get_policy[EDGEDMA_A_SNAPSHOT_MA
 	[EDGEDMA_A_SNAPSHOT_SEQ] = { .type = NLA_U64 },
 };
 
+static const struct nla_policy edgedma_profile_set_policy[EDGEDMA_A_PROFILE_MAX + 1] = {
+	[EDGEDMA_A_PROFILE_NAME] = { .type = NLA_NUL_STRING, .len = 31 },
+	[EDGEDMA_A_PROFILE_PCI_ID] = { .type = NLA_U32 },
+	[EDGEDMA_A_PROFILE_COMPATIBLE] = { .type = NLA_NUL_STRING, .len = 63 },
+	[EDGEDMA_A_PROFILE_DEVICE] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
+	[EDGEDMA_A_PROFILE_REGISTER] = { .type = NLA_NESTED },
+};
+
+static const struct nla_policy edgedma_profile_name_policy[EDGEDMA_A_PROFILE_MAX + 1] = {
+	[EDGEDMA_A_PROFILE_NAME] = { .type = NLA_NUL_STRING, .len = 31 },
+};
+
 static const struct genl_multicast_group edgedma_mcgrps[] = {
 	[EDGEDMA_GROUP_EVENTS] = {
 		.name = EDGEDMA_MCGRP_EVENTS,
@@ -274,6 +286,25 @@ static const struct genl_ops edgedma_nl_ops[] = {
 		.dumpit = edgedma_nl_snapshot_dump,
 		.policy = edgedma_snapshot_get_policy,
 		.maxattr = EDGEDMA_A_SNAPSHOT_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_PROFILE_SET,
+		.doit = edgedma_nl_profile_set,
+		.policy = edgedma_profile_set_policy,
+		.maxattr = EDGEDMA_A_PROFILE_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_PROFILE_GET,
+		.start = edgedma_nl_dump_start,
+		.dumpit = edgedma_nl_profile_dump,
+		.policy = edgedma_profile_name_policy,
+		.maxattr = EDGEDMA_A_PROFILE_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_PROFILE_DEL,
+		.doit = edgedma_nl_profile_del,
+		.policy = edgedma_profile_name_policy,
+		.maxattr = EDGEDMA_A_PROFILE_MAX,
 	},
 };
 

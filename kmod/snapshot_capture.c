@@ -26,6 +26,7 @@
 #include "edgedma.h"
 #include "findings.h"
 #include "maptrack.h"
+#include "profiles.h"
 #include "snapshot_capture.h"
 #include "snapshot_record.h"
 #include "snapshot_store.h"
@@ -385,6 +386,8 @@ int edgedma_snapshot_take(struct device *dev,
 			       init_utsname()->release);
 	edgedma_record_put_u32(&r, EDGEDMA_A_SNAPSHOT_HOOK_MODE,
 			       edgedma_hook_mode_active());
+	/* The controller's registers first: small, and what the device says. */
+	edgedma_profile_put_registers(&r, dev);
 	if (rec) {
 		edgedma_snapshot_put_mappings(&r, dev, rec, t);
 		edgedma_snapshot_put_unmaps(&r, rec, t);

@@ -51,6 +51,13 @@ struct snap_page {
 	bool have_expected, have_iommu_phys, have_phys, have_pte, have_flags;
 };
 
+struct snap_register {
+	char name[32];
+	__u64 value;
+	__u32 width, skipped, nfields;
+	bool have_value;
+};
+
 struct snap_sharer {
 	__u64 dma_addr, size, cpu_phys;
 	char device[64];
@@ -69,7 +76,9 @@ struct snapshot {
 	bool truncated;
 	__u32 cache_line, coherent;
 	bool have_cache_line, have_coherent;
-	unsigned int n_pages, n_sharers;
+	unsigned int n_pages, n_sharers, n_registers;
+	char profile[32];
+	struct snap_register registers[16];
 	struct snap_page pages[16];
 	struct snap_sharer sharers[16];
 	bool header_after_body;	/* a header attribute came after the body */
@@ -167,6 +176,21 @@ static void parse_sharer(const struct nlattr *nest, struct snap_sharer *m)
 	copy_attr_str(tb[EDGEDMA_A_MAPPING_DEVICE], m->device, sizeof(m->device));
 }
 
+static void parse_register(const struct nlattr *nest, struct snap_register *r)
+{
+	const struct nlattr *tb[EDGEDMA_A_REGISTER_MAX + 1], *a;
+
+	memset(r, 0, sizeof(*r));
+	if (nl_parse(nl_attr_data(nest), nl_attr_len(nest), tb, EDGEDMA_A_REGISTER_MAX))
+		return;
+	copy_attr_str(tb[EDGEDMA_A_REGISTER_NAME], r->name, sizeof(r->name));
+	r->have_value = nl_attr_u64(tb[EDGEDMA_A_REGISTER_VALUE], &r->value);
+	nl_attr_u32(tb[EDGEDMA_A_REGISTER_WIDTH], &r->width);
+	nl_attr_u32(tb[EDGEDMA_A_REGISTER_SKIPPED], &r->skipped);
+	for_each_attr(a, nl_attr_data(nest), nl_attr_len(nest))
+		r->nfields += (a->nla_type & NLA_TYPE_MASK) == EDGEDMA_A_REGISTER_FIELD;
+}
+
 static bool is_header_attr(unsigned int type)
 {
 	return type >= EDGEDMA_A_SNAPSHOT_SEQ && type <= EDGEDMA_A_SNAPSHOT_DRIVER;
@@ -260,6 +284,13 @@ static int parse_snapshot(const void *attrs, size_t len, struct snapshot *s)
 		case EDGEDMA_A_SNAPSHOT_PAGE:
 			if (s->n_pages < 16)
 				parse_page(a, &s->pages[s->n_pages++]);
+			break;
+		case EDGEDMA_A_SNAPSHOT_PROFILE:
+			copy_attr_str(a, s->profile, sizeof(s->profile));
+			break;
+		case EDGEDMA_A_SNAPSHOT_REGISTER:
+			if (s->n_registers < 16)
+				parse_register(a, &s->registers[s->n_registers++]);
 			break;
 		case EDGEDMA_A_SNAPSHOT_LINE_SHARER:
 			if (s->n_sharers < 16)
@@ -754,6 +785,172 @@ TEST_F(snapshot, line_sharers_named)
 		EXPECT_NE(dma[1], s.sharers[i].dma_addr) TH_LOG("an unmapped half still shares");
 }
 
+/* ---- profiles ------------------------------------------------------------ */
+
+struct reg_def {
+	const char *name;
+	__u32 window, offset, width, flags;
+	const char *field;	/* one field, "NAME:SHIFT:BITS", or NULL */
+};
+
+/* QEMU edu's registers (hw/misc/edu.c); RAISE is write-only: never read. */
+static const struct reg_def edu_regs[] = {
+	{ "ID", 0, 0x00, 4 },
+	{ "STATUS", 0, 0x20, 4, 0, "COMPUTING:0:1" },
+	{ "RAISE", 0, 0x60, 4, EDGEDMA_REGISTER_READ_CLEARS },
+	{ "DMA_SRC", 0, 0x80, 8 },
+	{ "DMA_DST", 0, 0x88, 8 },
+	{ "DMA_CNT", 0, 0x90, 8 },
+	{ "DMA_CMD", 0, 0x98, 8, 0, "RUN:0:1" },
+};
+
+#define EDU_PROFILE	"selftest-edu"
+#define EDU_PCI_ID	(0x1234u << 16 | 0x11e8)
+
+/* PROFILE_SET of @regs matched by PCI ID; the answer in @ans, BOUND in *bound. */
+static void profile_set(struct __test_metadata *_metadata, FIXTURE_DATA(snapshot) *self,
+			const char *name, const struct reg_def *regs, unsigned int n,
+			__u32 *bound, struct nl_answer *ans)
+{
+	struct reply r = { .family = self->fam.id, .cmd = EDGEDMA_CMD_PROFILE_SET,
+			   .u64_type = EDGEDMA_A_PROFILE_BOUND };
+	static struct nl_msg m;
+	unsigned int i;
+	int err;
+
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_PROFILE_SET, 1);
+	ASSERT_LE(0, nl_put_str(&m, EDGEDMA_A_PROFILE_NAME, name));
+	ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_PROFILE_PCI_ID, EDU_PCI_ID));
+	for (i = 0; i < n; i++) {
+		int reg = nl_nest_start(&m, EDGEDMA_A_PROFILE_REGISTER);
+
+		ASSERT_LE(0, reg);
+		ASSERT_LE(0, nl_put_str(&m, EDGEDMA_A_REGISTER_NAME, regs[i].name));
+		ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_REGISTER_WINDOW, regs[i].window));
+		ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_REGISTER_OFFSET, regs[i].offset));
+		ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_REGISTER_WIDTH, regs[i].width));
+		if (regs[i].flags)
+			ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_REGISTER_FLAGS, regs[i].flags));
+		if (regs[i].field) {
+			char fname[32];
+			unsigned int shift, bits;
+			int field = nl_nest_start(&m, EDGEDMA_A_REGISTER_FIELD);
+
+			ASSERT_EQ(3, sscanf(regs[i].field, "%31[^:]:%u:%u", fname, &shift, &bits));
+			ASSERT_LE(0, nl_put_str(&m, EDGEDMA_A_FIELD_NAME, fname));
+			ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_FIELD_SHIFT, shift));
+			ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_FIELD_BITS, bits));
+			nl_nest_end(&m, field);
+		}
+		nl_nest_end(&m, reg);
+	}
+	err = nl_transact(&self->sk, &m, snapshot_reply_fn, &r, ans);
+	ASSERT_EQ(0, err) TH_LOG("PROFILE_SET: %s %s", strerror(-err), r.bad);
+	*bound = ans->error ? 0 : (__u32)r.u64;
+}
+
+static void profile_del(FIXTURE_DATA(snapshot) *self, const char *name,
+			struct nl_answer *ans)
+{
+	struct nl_msg m;
+
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_PROFILE_DEL, 1);
+	nl_put_str(&m, EDGEDMA_A_PROFILE_NAME, name);
+	nl_transact(&self->sk, &m, NULL, NULL, ans);
+}
+
+static const struct snap_register *find_register(const struct snapshot *s, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->n_registers; i++)
+		if (!strcmp(s->registers[i].name, name))
+			return &s->registers[i];
+	return NULL;
+}
+
+/*
+ * A profile of edu's registers binds to the edu device; a snapshot then
+ * holds every register's value (edu's ID reads 0x010000ed), the field
+ * definitions, and leaves the write-only register unread; after
+ * PROFILE_DEL the snapshot says no profile describes the device.
+ */
+TEST_F(snapshot, profile_registers_read)
+{
+	static struct snapshot s;
+	const struct snap_register *reg;
+	struct nl_answer ans;
+	__u32 bound = 0;
+	__u64 seq;
+
+	profile_set(_metadata, self, EDU_PROFILE, edu_regs, ARRAY_SIZE(edu_regs), &bound, &ans);
+	ASSERT_EQ(0, ans.error) TH_LOG("PROFILE_SET: %s",
+				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	EXPECT_LE(1U, bound);
+	seq = take_ok(_metadata, self, edu_dev, 0);
+	get_ok(_metadata, self, seq, &s);
+	EXPECT_STREQ(EDU_PROFILE, s.profile);
+	EXPECT_EQ(ARRAY_SIZE(edu_regs), s.n_registers);
+	reg = find_register(&s, "ID");
+	ASSERT_NE(NULL, reg);
+	EXPECT_TRUE(reg->have_value);
+	EXPECT_EQ(0x010000edULL, reg->value);
+	reg = find_register(&s, "RAISE");
+	ASSERT_NE(NULL, reg);
+	EXPECT_FALSE(reg->have_value);
+	EXPECT_EQ((__u32)EDGEDMA_SKIP_READ_CLEARS, reg->skipped);
+	reg = find_register(&s, "STATUS");
+	ASSERT_NE(NULL, reg);
+	EXPECT_EQ(1U, reg->nfields);
+
+	profile_del(self, EDU_PROFILE, &ans);
+	EXPECT_EQ(0, ans.error);
+	seq = take_ok(_metadata, self, edu_dev, 0);
+	get_ok(_metadata, self, seq, &s);
+	EXPECT_EQ(0U, s.n_registers);
+	EXPECT_TRUE(skipped(&s, EDGEDMA_SNAPSHOT_PART_REGISTERS, EDGEDMA_SKIP_NO_PROFILE));
+}
+
+/* Profiles that do not fit the device, or say too little, are refused. */
+TEST_F(snapshot, profile_refusals_say_why)
+{
+	static const struct reg_def past_bar[] = { { "FAR", 0, 0x100000, 4 } };
+	static const struct reg_def no_window[] = { { "NOWHERE", 3, 0, 4 } };
+	static const struct reg_def odd_width[] = { { "ODD", 0, 0, 3 } };
+	static const struct reg_def misaligned[] = { { "MISALIGNED", 0, 0x82, 8 } };
+	static const struct {
+		const char *what;
+		const struct reg_def *regs;
+		const char *name;	/* in the message where the kernel can say it */
+	} cases[] = {
+		{ "a register past the end of BAR 0 (1 MiB)", past_bar, "FAR" },
+		{ "a register in a BAR edu does not have", no_window, "NOWHERE" },
+		{ "a width of 3 bytes", odd_width, NULL },
+		{ "an 8-byte register at 0x82", misaligned, "MISALIGNED" },
+	};
+	struct nl_answer ans;
+	unsigned int i;
+	__u32 bound;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		profile_set(_metadata, self, "selftest-bad", cases[i].regs, 1, &bound, &ans);
+		EXPECT_EQ(-EINVAL, ans.error) TH_LOG("%s: %s", cases[i].what,
+				nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+		EXPECT_TRUE(ans.has_msg) TH_LOG("%s: no message", cases[i].what);
+		TH_LOG("%s: %s", cases[i].what, ans.msg);
+		/* 6.2 on: a message naming it; before, the offset of its attribute. */
+		if (cases[i].name && starts_with(ans.msg, "register ")) {
+			EXPECT_NE(NULL, strstr(ans.msg, cases[i].name));
+		} else if (cases[i].name) {
+			EXPECT_TRUE(ans.has_offs) TH_LOG("%s: the bad register is not pointed at",
+							 cases[i].what);
+		}
+	}
+	profile_del(self, "selftest-bad", &ans);
+	EXPECT_EQ(-ENOENT, ans.error) TH_LOG("a refused profile was kept");
+	EXPECT_TRUE(ans.has_msg);
+}
+
 /* The stored snapshots' headers, oldest first; returns how many. */
 static unsigned int list_snapshots(struct __test_metadata *_metadata,
 				   FIXTURE_DATA(snapshot) *self, struct snapshot *list,
@@ -800,6 +997,15 @@ TEST_F(snapshot, iommu_fault_use_after_unmap)
 	if (n)
 		newest = list[n - 1].seq;
 	faults = stat(_metadata, self, EDGEDMA_A_STATS_IOMMU_FAULTS);
+	{
+		struct nl_answer ans;
+		__u32 bound = 0;
+
+		profile_set(_metadata, self, EDU_PROFILE, edu_regs, ARRAY_SIZE(edu_regs),
+			    &bound, &ans);
+		ASSERT_EQ(0, ans.error) TH_LOG("PROFILE_SET: %s",
+					       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	}
 	/* A second of its own: the tests before used the device's snapshot_rate. */
 	sleep(1);
 
@@ -845,6 +1051,18 @@ TEST_F(snapshot, iommu_fault_use_after_unmap)
 	EXPECT_TRUE(starts_with(s.unmapped[0].unmap_caller_name, "edu_mode_use_after_unmap+"))
 		TH_LOG("unmapped by \"%s\"", s.unmapped[0].unmap_caller_name);
 	EXPECT_LE(s.unmapped[0].unmap_time_ns, s.time_ns);
+	/* What the controller was told to read: the unmapped buffer. */
+	{
+		const struct snap_register *src = find_register(&s, "DMA_SRC");
+		const struct snap_register *cnt = find_register(&s, "DMA_CNT");
+		struct nl_answer ans;
+
+		ASSERT_NE(NULL, src) TH_LOG("no DMA_SRC register in the fault's snapshot");
+		EXPECT_EQ(dma, src->value);
+		ASSERT_NE(NULL, cnt);
+		EXPECT_EQ(len, cnt->value);
+		profile_del(self, EDU_PROFILE, &ans);
+	}
 	ASSERT_LE(1U, s.n_pages);
 	EXPECT_FALSE(s.pages[0].have_expected);
 	if (skipped(&s, EDGEDMA_SNAPSHOT_PART_IOMMU_VIEW, EDGEDMA_SKIP_MAY_SLEEP))

@@ -110,6 +110,18 @@ int nl_put_str(struct nl_msg *m, __u16 type, const char *str)
 	return nl_put(m, type, str, strlen(str) + 1);
 }
 
+int nl_nest_start(struct nl_msg *m, __u16 type)
+{
+	return nl_put(m, type | NLA_F_NESTED, NULL, 0);
+}
+
+void nl_nest_end(struct nl_msg *m, int at)
+{
+	struct nlattr *a = (struct nlattr *)(m->buf + at);
+
+	a->nla_len = m->nlh.nlmsg_len - at;
+}
+
 int nl_parse(const void *buf, size_t len, const struct nlattr **tb,
 	     unsigned int max)
 {

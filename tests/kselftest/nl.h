@@ -90,6 +90,9 @@ struct genlmsghdr *genl_msg_hdr(struct nl_msg *m);
 int nl_put(struct nl_msg *m, __u16 type, const void *data, size_t len);
 int nl_put_u32(struct nl_msg *m, __u16 type, __u32 value);
 int nl_put_str(struct nl_msg *m, __u16 type, const char *str);
+/* A nested attribute: start returns its offset (or -EMSGSIZE), end closes it. */
+int nl_nest_start(struct nl_msg *m, __u16 type);
+void nl_nest_end(struct nl_msg *m, int at);
 
 /*
  * Send @m (NLM_F_ACK is added) and read until the kernel's ack, error or

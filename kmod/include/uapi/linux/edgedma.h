@@ -161,6 +161,25 @@
  * EDGEDMA_CMD_SNAPSHOT (notification on the "events" multicast group)
  *   A snapshot was stored: its header and RECORD_SIZE, as in the dump.
  *
+ * EDGEDMA_CMD_PROFILE_SET (do, CAP_SYS_ADMIN)
+ *   request:  EDGEDMA_A_PROFILE_NAME, one match (EDGEDMA_A_PROFILE_PCI_ID,
+ *             EDGEDMA_A_PROFILE_COMPATIBLE or EDGEDMA_A_PROFILE_DEVICE) and
+ *             up to 64 EDGEDMA_A_PROFILE_REGISTER (nested
+ *             EDGEDMA_A_REGISTER_*: NAME, WINDOW, OFFSET, WIDTH, [FLAGS],
+ *             [FIELD]...). A profile of the same name is replaced.
+ *   reply:    EDGEDMA_A_PROFILE_BOUND  u32, devices present that match it
+ *   Every register must lie inside its window (a PCI BAR, a platform "reg"
+ *   resource) of every matching device present; -EINVAL with a message
+ *   naming the register otherwise. Devices that appear later are not
+ *   bound until the profile is set again.
+ *
+ * EDGEDMA_CMD_PROFILE_GET (dump, CAP_SYS_ADMIN)
+ *   reply:    one message per profile: NAME, its match, BOUND, REGISTERS
+ *             (u32, how many)
+ *
+ * EDGEDMA_CMD_PROFILE_DEL (do, CAP_SYS_ADMIN)
+ *   request:  EDGEDMA_A_PROFILE_NAME
+ *
  * A snapshot record is one stream of EDGEDMA_A_SNAPSHOT_* attributes that
  * every carrier holds unchanged (netlink, devcoredump, the crash region,
  * recordings). Its u64 values are not padded: read them with memcpy.
@@ -252,6 +271,7 @@ enum edgedma_snapshot_part {
 	EDGEDMA_SNAPSHOT_PART_CPU_VIEW,		/* the kernel page tables */
 	EDGEDMA_SNAPSHOT_PART_PAGES,		/* pages past snapshot_pages */
 	EDGEDMA_SNAPSHOT_PART_LINE_SHARERS,	/* mappings sharing a cache line */
+	EDGEDMA_SNAPSHOT_PART_REGISTERS,	/* the controller's registers */
 };
 
 /* Why it was left out (EDGEDMA_A_SKIP_REASON). */
@@ -265,6 +285,8 @@ enum edgedma_skip_reason {
 						 * here (PREEMPT_RT) */
 	EDGEDMA_SKIP_NOT_SUPPORTED,		/* this architecture or kernel cannot */
 	EDGEDMA_SKIP_LIMIT,			/* past a module parameter's bound */
+	EDGEDMA_SKIP_NO_PROFILE,		/* no profile describes the device */
+	EDGEDMA_SKIP_READ_CLEARS,		/* reading it would change the device */
 };
 
 /* The IOMMU's arrangement for a device (EDGEDMA_A_PAGE_IOMMU_DOMAIN). */
@@ -295,6 +317,12 @@ enum edgedma_page_flag {
 	EDGEDMA_PAGE_FREE = 1 << 2,		/* in the buddy allocator: nobody owns it */
 	EDGEDMA_PAGE_COMPOUND = 1 << 3,		/* part of a higher-order allocation */
 	EDGEDMA_PAGE_HEAD = 1 << 4,		/* its first page */
+};
+
+/* How a register may be read (EDGEDMA_A_REGISTER_FLAGS). */
+enum edgedma_register_flag {
+	EDGEDMA_REGISTER_READ_CLEARS = 1 << 0,	/* reading it changes the device:
+						 * never read by a snapshot */
 };
 
 /* How the device accessed memory (EDGEDMA_A_SNAPSHOT_TRIGGER_ACCESS). */
@@ -543,6 +571,10 @@ enum {
 					 * DEVICE: another live mapping (of any
 					 * device) whose CPU memory shares a
 					 * cache line with the first MAPPING */
+	EDGEDMA_A_SNAPSHOT_PROFILE,	/* string, the profile whose registers follow */
+	EDGEDMA_A_SNAPSHOT_REGISTER,	/* nested EDGEDMA_A_REGISTER_*, one per
+					 * register of the profile, its VALUE
+					 * read when the snapshot was taken */
 
 	__EDGEDMA_A_SNAPSHOT_MAX,
 	EDGEDMA_A_SNAPSHOT_MAX = (__EDGEDMA_A_SNAPSHOT_MAX - 1)
@@ -609,6 +641,50 @@ enum {
 	EDGEDMA_A_SKIP_MAX = (__EDGEDMA_A_SKIP_MAX - 1)
 };
 
+/* A controller register of a profile, and its value in a snapshot. */
+enum {
+	EDGEDMA_A_REGISTER_PAD = 1,
+	EDGEDMA_A_REGISTER_NAME,	/* string */
+	EDGEDMA_A_REGISTER_WINDOW,	/* u32, the PCI BAR or platform "reg"
+					 * resource the register lies in */
+	EDGEDMA_A_REGISTER_OFFSET,	/* u32, bytes into the window */
+	EDGEDMA_A_REGISTER_WIDTH,	/* u32, bytes read at once: 1, 2, 4 or 8 */
+	EDGEDMA_A_REGISTER_FLAGS,	/* u32, enum edgedma_register_flag */
+	EDGEDMA_A_REGISTER_FIELD,	/* nested EDGEDMA_A_FIELD_*, a bit field */
+	EDGEDMA_A_REGISTER_VALUE,	/* u64, in snapshots: what was read */
+	EDGEDMA_A_REGISTER_SKIPPED,	/* u32, in snapshots: enum
+					 * edgedma_skip_reason, why not read */
+
+	__EDGEDMA_A_REGISTER_MAX,
+	EDGEDMA_A_REGISTER_MAX = (__EDGEDMA_A_REGISTER_MAX - 1)
+};
+
+/* A bit field of a register, for decoding its value. */
+enum {
+	EDGEDMA_A_FIELD_PAD = 1,
+	EDGEDMA_A_FIELD_NAME,		/* string */
+	EDGEDMA_A_FIELD_SHIFT,		/* u32, its lowest bit */
+	EDGEDMA_A_FIELD_BITS,		/* u32, how many bits, 1 to 64 */
+
+	__EDGEDMA_A_FIELD_MAX,
+	EDGEDMA_A_FIELD_MAX = (__EDGEDMA_A_FIELD_MAX - 1)
+};
+
+/* A controller profile (PROFILE_SET, PROFILE_GET). */
+enum {
+	EDGEDMA_A_PROFILE_PAD = 1,
+	EDGEDMA_A_PROFILE_NAME,		/* string */
+	EDGEDMA_A_PROFILE_PCI_ID,	/* u32, vendor << 16 | device */
+	EDGEDMA_A_PROFILE_COMPATIBLE,	/* string, a device-tree compatible */
+	EDGEDMA_A_PROFILE_DEVICE,	/* string, one device by dev_name() */
+	EDGEDMA_A_PROFILE_REGISTER,	/* nested EDGEDMA_A_REGISTER_* */
+	EDGEDMA_A_PROFILE_BOUND,	/* u32, reply: devices it is bound to */
+	EDGEDMA_A_PROFILE_REGISTERS,	/* u32, dump: registers it has */
+
+	__EDGEDMA_A_PROFILE_MAX,
+	EDGEDMA_A_PROFILE_MAX = (__EDGEDMA_A_PROFILE_MAX - 1)
+};
+
 enum {
 	EDGEDMA_CMD_GET_INFO = 1,
 	EDGEDMA_CMD_GET_STATS,
@@ -625,6 +701,9 @@ enum {
 	EDGEDMA_CMD_SNAPSHOT_TAKE,
 	EDGEDMA_CMD_SNAPSHOT_GET,
 	EDGEDMA_CMD_SNAPSHOT,
+	EDGEDMA_CMD_PROFILE_SET,
+	EDGEDMA_CMD_PROFILE_GET,
+	EDGEDMA_CMD_PROFILE_DEL,
 
 	__EDGEDMA_CMD_MAX,
 	EDGEDMA_CMD_MAX = (__EDGEDMA_CMD_MAX - 1)

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Controller profiles: which registers of a DMA controller a snapshot
+ * reads, and where they lie in the device's own MMIO windows (PCI BARs,
+ * platform "reg" resources). Set from userspace (nl_profiles.c), bound to
+ * the matching devices present, read by snapshots in any context.
+ */
+#ifndef _EDGEDMA_PROFILES_H
+#define _EDGEDMA_PROFILES_H
+
+#include <linux/ioport.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+
+struct device;
+struct edgedma_record;
+struct netlink_ext_ack;
+struct nlattr;
+
+#define EDGEDMA_PROFILES_MAX		32
+#define EDGEDMA_PROFILE_NAME_LEN	32
+#define EDGEDMA_PROFILE_REGS_MAX	64
+#define EDGEDMA_REG_FIELDS_MAX		16
+#define EDGEDMA_PROFILE_BOUND_MAX	8
+#define EDGEDMA_WINDOWS_MAX		6	/* PCI BARs; platform resources */
+
+enum edgedma_profile_match {
+	EDGEDMA_MATCH_PCI_ID = 1,
+	EDGEDMA_MATCH_COMPATIBLE,
+	EDGEDMA_MATCH_DEVICE,
+};
+
+struct edgedma_reg_field {
+	char name[EDGEDMA_PROFILE_NAME_LEN];
+	u8 shift;
+	u8 bits;
+};
+
+struct edgedma_profile_reg {
+	char name[EDGEDMA_PROFILE_NAME_LEN];
+	u32 window;
+	u32 offset;
+	u32 width;
+	u32 flags;		/* enum edgedma_register_flag */
+	u32 nfields;
+	struct edgedma_reg_field fields[EDGEDMA_REG_FIELDS_MAX];
+	const struct nlattr *attr;	/* while being set: for extack */
+};
+
+/* A device the profile is bound to, with its windows mapped. */
+struct edgedma_profile_binding {
+	struct device *dev;	/* NULL once unbound; holds a reference */
+	void __iomem *window[EDGEDMA_WINDOWS_MAX];
+	resource_size_t window_len[EDGEDMA_WINDOWS_MAX];
+};
+
+struct edgedma_profile {
+	struct rcu_head rcu;
+	char name[EDGEDMA_PROFILE_NAME_LEN];
+	u32 match;		/* enum edgedma_profile_match */
+	u32 pci_id;
+	char key[64];		/* the compatible or device name */
+	u32 nregs;
+	struct edgedma_profile_reg regs[EDGEDMA_PROFILE_REGS_MAX];
+	u32 nbound;
+	struct edgedma_profile_binding bound[EDGEDMA_PROFILE_BOUND_MAX];
+};
+
+/* At unload, after the family is gone: every profile unbound and freed. */
+void edgedma_profiles_exit(void);
+
+/*
+ * Bind @p to the matching devices present (checking every register lies
+ * in its window of each) and install it, replacing one of the same name.
+ * -EINVAL with an extack message naming the register that does not fit,
+ * -ENOSPC when all profile slots are used. Process context; takes @p.
+ */
+int edgedma_profile_install(struct edgedma_profile *p, struct netlink_ext_ack *extack);
+/* Remove the profile named @name; -ENOENT when none. Process context. */
+int edgedma_profile_remove(const char *name);
+/* What PROFILE_GET says of a profile. */
+struct edgedma_profile_summary {
+	char name[EDGEDMA_PROFILE_NAME_LEN];
+	u32 match;
+	u32 pci_id;
+	char key[64];
+	u32 bound;		/* devices bound now */
+	u32 nregs;
+};
+
+/* The profile in slot *@slot or after; advances *@slot past it. */
+bool edgedma_profile_next(unsigned long *slot, struct edgedma_profile_summary *out);
+
+/*
+ * Put the profile bound to @dev and its registers, each read now (unless
+ * reading it changes the device), into @r; say so when none is bound.
+ * Any context but NMI: RCU and MMIO reads only.
+ */
+void edgedma_profile_put_registers(struct edgedma_record *r, struct device *dev);
+
+/* @dev is being deleted: unbind it from every profile. Process context. */
+void edgedma_profiles_device_gone(struct device *dev);
+
+#endif /* _EDGEDMA_PROFILES_H */
