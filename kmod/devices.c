@@ -226,6 +226,24 @@ struct device *edgedma_devrec_search(bool (*match)(struct device *dev, const voi
 	return NULL;
 }
 
+unsigned int edgedma_devrec_for_each_mapping(void (*fn)(struct device *dev, void *arg),
+					     void *arg)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i <= edgedma_devrec_mask; i++) {
+		struct edgedma_devrec *rec = &edgedma_devrecs[i];
+		struct device *dev = READ_ONCE(rec->dev);
+
+		if (!dev || !atomic_read_acquire(&rec->ready) || READ_ONCE(rec->gone) ||
+		    edgedma_devrec_counter_sum(i, EDGEDMA_DEV_LIVE) <= 0)
+			continue;
+		fn(dev, arg);
+		n++;
+	}
+	return n;
+}
+
 void edgedma_devrec_device_gone(struct device *dev)
 {
 	struct edgedma_devrec *rec = edgedma_devrec_find(dev);

@@ -88,6 +88,12 @@ void edgedma_devrec_view_starts(struct device *dev);
  */
 struct device *edgedma_devrec_search(bool (*match)(struct device *dev, const void *key),
 				     const void *key);
+/*
+ * Call @fn for each watched device that holds live mappings; returns how
+ * many. Lock-free, any context but NMI (panic included).
+ */
+unsigned int edgedma_devrec_for_each_mapping(void (*fn)(struct device *dev, void *arg),
+					     void *arg);
 /* @dev is being deleted; process context (the bus notifier). */
 void edgedma_devrec_device_gone(struct device *dev);
 /* A PCI or platform device by dev_name(), with a reference; process context. */

@@ -25,6 +25,7 @@
 #include "snapshot_capture.h"
 #include "snapshot_store.h"
 #include "sync_visible.h"
+#include "trigger_crash.h"
 #include "trigger_iommu_fault.h"
 #include "vmalloc_pages.h"
 
@@ -75,6 +76,7 @@ static int __init edgedma_init(void)
 	if (err)
 		goto err_sync_visible;
 	edgedma_iommu_fault_start();
+	edgedma_crash_triggers_start();
 	err = edgedma_hook_start();
 	if (err)
 		goto err_triggers;
@@ -90,6 +92,7 @@ static int __init edgedma_init(void)
 err_hook:
 	edgedma_hook_stop();
 err_triggers:
+	edgedma_crash_triggers_stop();
 	edgedma_iommu_fault_stop();
 	edgedma_profiles_exit();
 	edgedma_snapshot_store_exit();
@@ -120,6 +123,7 @@ static void __exit edgedma_exit(void)
 {
 	edgedma_netlink_exit();
 	edgedma_hook_stop();
+	edgedma_crash_triggers_stop();
 	edgedma_iommu_fault_stop();
 	edgedma_profiles_exit();
 	edgedma_snapshot_store_exit();

@@ -61,6 +61,7 @@ int edgedma_nl_snapshot_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *seq_attr = info->attrs[EDGEDMA_A_SNAPSHOT_SEQ];
 	struct sk_buff *msg;
+	u32 record_size;
 	void *hdr;
 	int len;
 
@@ -68,7 +69,13 @@ int edgedma_nl_snapshot_get(struct sk_buff *skb, struct genl_info *info)
 		GENL_SET_ERR_MSG(info, "give the snapshot's SEQ, or dump for the list");
 		return -EINVAL;
 	}
-	msg = genlmsg_new(edgedma_snapshot_max_size(), GFP_KERNEL);
+	/*
+	 * A reply the size of this record, not of the largest one: a socket
+	 * whose buffer holds the record but not snapshot_size would lose the
+	 * ack. A record written into the slot since is refused below.
+	 */
+	record_size = edgedma_snapshot_size(nla_get_u64(seq_attr));
+	msg = genlmsg_new(record_size ?: edgedma_snapshot_max_size(), GFP_KERNEL);
 	if (!msg) {
 		GENL_SET_ERR_MSG(info, "no memory for the reply");
 		return -ENOMEM;
@@ -87,8 +94,8 @@ int edgedma_nl_snapshot_get(struct sk_buff *skb, struct genl_info *info)
 			NL_SET_ERR_MSG_ATTR(info->extack, seq_attr,
 					    "no such snapshot stored: never taken, or its slot was reused (snapshot_slots)");
 		else
-			GENL_SET_ERR_MSG(info, "snapshot larger than its reply");
-		return len;
+			GENL_SET_ERR_MSG(info, "the snapshot's slot was rewritten while it was read: ask again");
+		return len == -EMSGSIZE ? -EAGAIN : len;
 	}
 	skb_put(msg, len);
 	return edgedma_nl_reply_send(msg, hdr, info);

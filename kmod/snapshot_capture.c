@@ -20,6 +20,7 @@
 #include <linux/moduleparam.h>
 #include <linux/smp.h>
 #include <linux/utsname.h>
+#include <net/netlink.h>
 #include <uapi/linux/edgedma.h>
 
 #include "devices.h"
@@ -362,6 +363,30 @@ static void edgedma_snapshot_put_header(struct edgedma_record *r, u64 seq,
 #undef PUT64
 }
 
+static void edgedma_snapshot_summarize(const struct edgedma_record *r,
+				       struct edgedma_snapshot_summary *sum)
+{
+	const struct nlattr *nla = (const struct nlattr *)r->buf;
+	int rem = r->len;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->len = r->len;
+	sum->truncated = r->truncated;
+	for (; nla_ok(nla, rem); nla = nla_next(nla, &rem)) {
+		switch (nla_type(nla)) {
+		case EDGEDMA_A_SNAPSHOT_REGISTER:
+			sum->registers++;
+			break;
+		case EDGEDMA_A_SNAPSHOT_MAPPING:
+			sum->mappings++;
+			break;
+		case EDGEDMA_A_SNAPSHOT_UNMAPPED:
+			sum->unmapped++;
+			break;
+		}
+	}
+}
+
 int edgedma_snapshot_take(struct device *dev,
 			  const struct edgedma_snapshot_request *t, u64 *seq)
 {
@@ -372,8 +397,8 @@ int edgedma_snapshot_take(struct device *dev,
 	void *buf;
 
 	rec = edgedma_devrec_find(dev);
-	if (!edgedma_snapshot_rate_allows(rec ? &rec->snapshots
-					      : &edgedma_untracked_rate))
+	if (!t->panic && !edgedma_snapshot_rate_allows(rec ? &rec->snapshots
+							   : &edgedma_untracked_rate))
 		return -EBUSY;
 	slot = edgedma_snapshot_claim(seq, &buf, &size);
 	if (!slot)
@@ -399,8 +424,10 @@ int edgedma_snapshot_take(struct device *dev,
 		edgedma_put_skipped(&r, EDGEDMA_SNAPSHOT_PART_UNMAPPED,
 					     EDGEDMA_SKIP_DEVICE_UNSEEN);
 	}
-	edgedma_snapshot_commit(slot, edgedma_record_finish(&r, EDGEDMA_A_SNAPSHOT_TRUNCATED),
-				header_len, r.truncated, !t->panic);
+	edgedma_record_finish(&r, EDGEDMA_A_SNAPSHOT_TRUNCATED);
+	if (t->summary)
+		edgedma_snapshot_summarize(&r, t->summary);
+	edgedma_snapshot_commit(slot, r.len, header_len, r.truncated, !t->panic);
 	return 0;
 }
 

@@ -11,6 +11,15 @@
 
 struct device;
 
+/* What a snapshot holds, counted, for a line on the console at panic. */
+struct edgedma_snapshot_summary {
+	u32 len;
+	u32 registers;
+	u32 mappings;
+	u32 unmapped;
+	bool truncated;
+};
+
 struct edgedma_snapshot_request {
 	u32 kind;		/* enum edgedma_snapshot_trigger */
 	bool has_addr;
@@ -25,7 +34,8 @@ struct edgedma_snapshot_request {
 	 * panic, where no work item will run.
 	 */
 	bool atomic;
-	bool panic;
+	bool panic;		/* also: past the rate limit, it is the last chance */
+	struct edgedma_snapshot_summary *summary;	/* filled if not NULL */
 };
 
 /*

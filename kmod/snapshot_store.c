@@ -150,6 +150,23 @@ int edgedma_snapshot_copy(u64 seq, void *buf, u32 size, bool header_only,
 	return len;
 }
 
+u32 edgedma_snapshot_size(u64 seq)
+{
+	struct edgedma_snapshot_slot *slot;
+	u32 len;
+	int gen;
+
+	if (!seq || seq > atomic64_read(&edgedma_snapshot_seq))
+		return 0;
+	slot = edgedma_slot_of(seq);
+	gen = atomic_read_acquire(&slot->generation);
+	if ((gen & 1) || READ_ONCE(slot->seq) != seq)
+		return 0;
+	len = READ_ONCE(slot->len);
+	smp_rmb();
+	return atomic_read(&slot->generation) == gen ? len : 0;
+}
+
 u64 edgedma_snapshot_newest(void)
 {
 	return atomic64_read(&edgedma_snapshot_seq);

@@ -51,6 +51,8 @@ void edgedma_snapshot_commit(struct edgedma_snapshot_slot *slot, u32 len,
  */
 int edgedma_snapshot_copy(u64 seq, void *buf, u32 size, bool header_only,
 			  u32 *record_size);
+/* The size of stored snapshot @seq's record, 0 when it is not stored. */
+u32 edgedma_snapshot_size(u64 seq);
 /* The oldest snapshot that may still be stored, and the newest (0: none). */
 u64 edgedma_snapshot_oldest(void);
 u64 edgedma_snapshot_newest(void);

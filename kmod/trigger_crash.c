@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Oops and panic as snapshot triggers (see trigger_crash.h).
+ *
+ * The die notifier runs in the oopsing context; the panic notifiers run
+ * with interrupts off after the other CPUs were stopped, possibly holding
+ * any lock. The capture therefore only tries locks (a part whose lock is
+ * held is left out, and the record says so), claims store slots without
+ * waiting, and skips the rate limit: there is no later. It happens once:
+ * an oops that becomes a panic (oops=panic) is not snapshotted twice, and
+ * an oops inside the capture cannot recurse into it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/device.h>
+#include <linux/kdebug.h>
+#include <linux/notifier.h>
+#include <linux/panic_notifier.h>
+#include <uapi/linux/edgedma.h>
+
+#include "devices.h"
+#include "snapshot_capture.h"
+#include "trigger_crash.h"
+
+static atomic_t edgedma_crash_taken = ATOMIC_INIT(0);
+
+static void edgedma_crash_snapshot(struct device *dev, void *arg)
+{
+	const char *why = arg;
+	struct edgedma_snapshot_summary sum;
+	struct edgedma_snapshot_request t = {
+		.kind = !strcmp(why, "panic") ? EDGEDMA_SNAPSHOT_TRIGGER_PANIC
+					      : EDGEDMA_SNAPSHOT_TRIGGER_OOPS,
+		.atomic = true, .panic = true, .summary = &sum,
+	};
+	const struct device_driver *drv = READ_ONCE(dev->driver);
+	u64 seq;
+
+	if (edgedma_snapshot_take(dev, &t, &seq)) {
+		pr_emerg("no snapshot of %s at %s: every slot was being written\n",
+			 dev_name(dev), why);
+		return;
+	}
+	pr_emerg("snapshot %llu at %s: %s (%s): %u registers, %u live mappings, %u recent unmaps, %u bytes%s\n",
+		 seq, why, dev_name(dev), drv ? drv->name : "no driver", sum.registers,
+		 sum.mappings, sum.unmapped, sum.len, sum.truncated ? ", truncated" : "");
+}
+
+static void edgedma_crash_snapshots(const char *why)
+{
+	unsigned int n;
+
+	if (atomic_xchg(&edgedma_crash_taken, 1))
+		return;
+	n = edgedma_devrec_for_each_mapping(edgedma_crash_snapshot, (void *)why);
+	if (!n)
+		pr_emerg("no snapshot at %s: no device holds DMA mappings\n", why);
+}
+
+static int edgedma_die_event(struct notifier_block *nb, unsigned long action, void *data)
+{
+	if (action == DIE_OOPS)
+		edgedma_crash_snapshots("oops");
+	return NOTIFY_DONE;
+}
+
+static int edgedma_panic_event(struct notifier_block *nb, unsigned long action, void *data)
+{
+	edgedma_crash_snapshots("panic");
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block edgedma_die_nb = {
+	.notifier_call = edgedma_die_event,
+};
+
+static struct notifier_block edgedma_panic_nb = {
+	.notifier_call = edgedma_panic_event,
+};
+
+static bool edgedma_die_registered;
+
+int edgedma_crash_triggers_start(void)
+{
+	int err = register_die_notifier(&edgedma_die_nb);
+
+	if (err)
+		pr_warn("no snapshots at oops: register_die_notifier: %d\n", err);
+	edgedma_die_registered = !err;
+	atomic_notifier_chain_register(&panic_notifier_list, &edgedma_panic_nb);
+	return 0;
+}
+
+void edgedma_crash_triggers_stop(void)
+{
+	atomic_notifier_chain_unregister(&panic_notifier_list, &edgedma_panic_nb);
+	if (edgedma_die_registered)
+		unregister_die_notifier(&edgedma_die_nb);
+	edgedma_die_registered = false;
+}
