@@ -39,6 +39,34 @@ void put_u64(nl_msg &request, std::string_view operation, int type, std::uint64_
 		throw detail::libnl_failure(operation, "add an attribute", rc, 0);
 }
 
+// Runs request and returns what it does. The generic netlink core refuses
+// a command the family does not have with EOPNOTSUPP: that refusal becomes
+// one saying that the loaded module predates the command, and cannot do
+// what the caller asked (the words of cannot).
+template <typename Request>
+auto unless_module_predates(std::string_view operation, std::string_view cannot,
+			    Request request)
+{
+	try {
+		return request();
+	} catch (const Error &error) {
+		if (error.error_number() != EOPNOTSUPP)
+			throw;
+		throw Error(std::string(operation),
+			    "the loaded edgedma module cannot " + std::string(cannot) +
+			    " (it predates " + std::string(operation) +
+			    "); load the module of this edgedma release",
+			    EOPNOTSUPP, error.kernel_message());
+	}
+}
+
+// The receive buffer a SNAPSHOT_GET reply needs, as the kernel counts it.
+// The module allocates the reply for the largest record it can hold
+// (snapshot_size, at most 1 MiB), and the kernel rounds that allocation up
+// to 2 MiB. The acknowledgement that follows the reply is dropped unless
+// the buffer holds more than what is queued: twice that, so it does.
+constexpr int snapshot_receive_buffer = 4 << 20;
+
 void put_target(nl_msg &request, std::string_view operation, const PolicyTarget &target)
 {
 	put_string(request, operation,
@@ -121,9 +149,19 @@ public:
 		return records;
 	}
 
+	// Room for the largest SNAPSHOT_GET reply, asked for once.
+	void reserve_snapshot_room()
+	{
+		if (snapshot_room_reserved_)
+			return;
+		socket_.reserve_receive_buffer(snapshot_receive_buffer);
+		snapshot_room_reserved_ = true;
+	}
+
 private:
 	detail::GenlSocket socket_;
 	int family_ = 0;
+	bool snapshot_room_reserved_ = false;
 };
 
 Client::Client() : connection_(std::make_unique<Connection>()) {}
@@ -180,18 +218,9 @@ std::vector<Mapping> Client::mappings(const std::optional<std::string> &device)
 std::vector<Device> Client::devices()
 {
 	constexpr std::string_view operation = "DEVICES_GET";
-	try {
+	return unless_module_predates(operation, "list devices", [&] {
 		return connection_->dump(EDGEDMA_CMD_DEVICES_GET, operation, detail::decode_device);
-	} catch (const Error &error) {
-		// The generic netlink core's answer to a command the family does
-		// not have: a module from before DEVICES_GET.
-		if (error.error_number() != EOPNOTSUPP)
-			throw;
-		throw Error(std::string(operation),
-			    "the loaded edgedma module cannot list devices (it predates "
-			    "DEVICES_GET); load the module of this edgedma release",
-			    EOPNOTSUPP, error.kernel_message());
-	}
+	});
 }
 
 void Client::policy_set(const PolicyChange &change)
@@ -256,6 +285,45 @@ MapEventsState Client::map_events_request(std::optional<bool> enable)
 				put_u32(request, operation, EDGEDMA_A_MAP_EVENTS_ENABLE,
 					*enable ? 1 : 0);
 		});
+}
+
+std::uint64_t Client::snapshot_take(const std::string &device,
+				    std::optional<std::uint64_t> address)
+{
+	constexpr std::string_view operation = "SNAPSHOT_TAKE";
+	return unless_module_predates(operation, "take snapshots", [&] {
+		return connection_->ask(EDGEDMA_CMD_SNAPSHOT_TAKE, operation,
+					detail::decode_snapshot_taken, [&](nl_msg &request) {
+						put_string(request, operation,
+							   EDGEDMA_A_SNAPSHOT_DEVICE, device);
+						if (address)
+							put_u64(request, operation,
+								EDGEDMA_A_SNAPSHOT_TRIGGER_ADDR,
+								*address);
+					});
+	});
+}
+
+std::vector<SnapshotHeader> Client::snapshot_list()
+{
+	constexpr std::string_view operation = "SNAPSHOT_GET";
+	return unless_module_predates(operation, "list snapshots", [&] {
+		return connection_->dump(EDGEDMA_CMD_SNAPSHOT_GET, operation,
+					 detail::decode_snapshot_header);
+	});
+}
+
+Snapshot Client::snapshot_get(std::uint64_t seq)
+{
+	constexpr std::string_view operation = "SNAPSHOT_GET";
+	connection_->reserve_snapshot_room();
+	return unless_module_predates(operation, "read snapshots", [&] {
+		return connection_->ask(EDGEDMA_CMD_SNAPSHOT_GET, operation,
+					detail::decode_snapshot, [&](nl_msg &request) {
+						put_u64(request, operation,
+							EDGEDMA_A_SNAPSHOT_SEQ, seq);
+					});
+	});
 }
 
 } // namespace edgedma

@@ -32,7 +32,7 @@ const std::array<AttributeRule<Info>, 9> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_MODE), &Info::hook_mode, required},
 }};
 
-const std::array<AttributeRule<Stats>, 21> stats_rules{{
+const std::array<AttributeRule<Stats>, 25> stats_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_STATS_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REQUESTS), &Stats::requests, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REJECTED), &Stats::rejected, required},
@@ -57,6 +57,13 @@ const std::array<AttributeRule<Stats>, 21> stats_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_FINDINGS_FOLDED), &Stats::findings_folded, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_FINDING_SITES), &Stats::finding_sites, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_FINDING_SITES_FULL), &Stats::finding_sites_full,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_SNAPSHOTS), &Stats::snapshots, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_SNAPSHOTS_SUPPRESSED), &Stats::snapshots_suppressed,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_SNAPSHOTS_DROPPED), &Stats::snapshots_dropped,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_SNAPSHOTS_TRUNCATED), &Stats::snapshots_truncated,
 	 optional},
 }};
 
@@ -99,7 +106,7 @@ const std::array<AttributeRule<FindingRepeats>, 7> finding_repeats_rules{{
 	 required},
 }};
 
-const std::array<AttributeRule<Mapping>, 14> mapping_rules{{
+const std::array<AttributeRule<Mapping>, 15> mapping_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_MAPPING_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_DEVICE), &Mapping::device, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_DRIVER), &Mapping::driver, required},
@@ -114,6 +121,7 @@ const std::array<AttributeRule<Mapping>, 14> mapping_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_TIME_NS), &Mapping::time_ns, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_SG_INDEX), &Mapping::sg_index, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_SG_COUNT), &Mapping::sg_count, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CALLER_NAME), &Mapping::caller_name, optional},
 }};
 
 // constexpr: mapping events come by the million (recordings, the event
@@ -194,6 +202,146 @@ const std::array<AttributeRule<PolicyFlat>, 12> policy_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_MAX_SEG_SIZE), &PolicyFlat::max_seg_size, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_CACHE_LINE), &PolicyFlat::cache_line, optional},
 }};
+
+// The rules of a set with one more at the end: for a set that extends another.
+template <typename Record, std::size_t rule_count>
+std::array<AttributeRule<Record>, rule_count + 1>
+with_rule(const std::array<AttributeRule<Record>, rule_count> &rules,
+	  const AttributeRule<Record> &more)
+{
+	std::array<AttributeRule<Record>, rule_count + 1> extended{};
+	std::ranges::copy(rules, extended.begin());
+	extended.back() = more;
+	return extended;
+}
+
+// The header of a snapshot record, SEQ to DRIVER: what the SNAPSHOT_GET dump
+// and the SNAPSHOT notification carry of it.
+const std::array<AttributeRule<SnapshotHeader>, 13> snapshot_header_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_SNAPSHOT_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_SEQ), &SnapshotHeader::seq, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_TIME_NS), &SnapshotHeader::time_ns, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_REAL_TIME_NS), &SnapshotHeader::real_time_ns,
+	 required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_CPU), &SnapshotHeader::cpu, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_TRIGGER), &SnapshotHeader::trigger, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_TRIGGER_ADDR), &SnapshotHeader::trigger_addr,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_TRIGGER_ACCESS), &SnapshotHeader::trigger_access,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_TRIGGER_REASON), &SnapshotHeader::trigger_reason,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_TRIGGER_SYMBOL), &SnapshotHeader::trigger_symbol,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_FINDING_SEQ), &SnapshotHeader::finding_seq,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_DEVICE), &SnapshotHeader::device, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_DRIVER), &SnapshotHeader::driver, required},
+}};
+
+// The dump's and the notification's messages: the header and the size of
+// the whole record, which the record itself does not hold.
+const auto snapshot_listing_rules = with_rule(
+	snapshot_header_rules,
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_RECORD_SIZE), &SnapshotHeader::record_size,
+	 required});
+
+// The single attributes of a record's body. A record cut short by its size
+// (TRUNCATED) still has its header whole, which comes first; its body may
+// lack even these, so none is required.
+struct SnapshotBody {
+	std::optional<std::string> kernel_release;
+	std::optional<std::uint32_t> hook_mode;
+	std::optional<std::uint64_t> mappings_left_out;
+	std::optional<std::uint32_t> truncated;
+};
+
+const std::array<AttributeRule<SnapshotBody>, 5> snapshot_body_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_SNAPSHOT_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_KERNEL_RELEASE), &SnapshotBody::kernel_release,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_HOOK_MODE), &SnapshotBody::hook_mode, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_MAPPINGS_LEFT_OUT),
+	 &SnapshotBody::mappings_left_out, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_TRUNCATED), &SnapshotBody::truncated, optional},
+}};
+
+// A mapping nested in a snapshot (EDGEDMA_A_SNAPSHOT_MAPPING): the mapping
+// set without DEVICE and DRIVER, which the record's header holds once for
+// all of them.
+const std::array<AttributeRule<Mapping>, 13> snapshot_mapping_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_MAPPING_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CALL), &Mapping::call, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_DMA_ADDR), &Mapping::dma_addr, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_SIZE), &Mapping::size, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_DIR), &Mapping::dir, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_ATTRS), &Mapping::attrs, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CPU_PHYS), &Mapping::cpu_phys, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CPU_VIRT), &Mapping::cpu_virt, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CALLER), &Mapping::caller, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_TIME_NS), &Mapping::time_ns, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_SG_INDEX), &Mapping::sg_index, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_SG_COUNT), &Mapping::sg_count, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CALLER_NAME), &Mapping::caller_name, optional},
+}};
+
+const std::array<AttributeRule<RecentUnmap>, 12> unmapped_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_UNMAPPED_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_UNMAPPED_CALL), &RecentUnmap::call, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_UNMAPPED_DMA_ADDR), &RecentUnmap::dma_addr, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_UNMAPPED_SIZE), &RecentUnmap::size, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_UNMAPPED_DIR), &RecentUnmap::dir, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_UNMAPPED_MAP_TIME_NS), &RecentUnmap::map_time_ns, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_UNMAPPED_UNMAP_TIME_NS), &RecentUnmap::unmap_time_ns,
+	 required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_UNMAPPED_MAP_CALLER), &RecentUnmap::map_caller, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_UNMAPPED_UNMAP_CALLER), &RecentUnmap::unmap_caller,
+	 required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_UNMAPPED_CPU_PHYS), &RecentUnmap::cpu_phys, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_UNMAPPED_MAP_CALLER_NAME), &RecentUnmap::map_caller_name,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_UNMAPPED_UNMAP_CALLER_NAME),
+	 &RecentUnmap::unmap_caller_name, optional},
+}};
+
+const std::array<AttributeRule<SkippedPart>, 3> skipped_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_SKIP_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SKIP_PART), &SkippedPart::part, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SKIP_REASON), &SkippedPart::reason, required},
+}};
+
+// The SNAPSHOT_TAKE reply.
+struct SnapshotTaken {
+	std::uint64_t seq = 0;
+};
+
+// constexpr, for decode_set_into<>(): through a table read at run time GCC
+// 12 imagines the stores of every other wire type into this one-field
+// record, and warns of them (-Wstringop-overflow).
+constexpr std::array<AttributeRule<SnapshotTaken>, 2> snapshot_taken_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_SNAPSHOT_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_SEQ), &SnapshotTaken::seq, required},
+}};
+
+// The two scatter-gather attributes come together, for sg mappings only.
+void check_segment(const Mapping &mapping, std::string_view context)
+{
+	if (mapping.sg_index && *mapping.sg_index >= mapping.sg_count)
+		throw malformed(context, "EDGEDMA_A_MAPPING_SG_INDEX " +
+				std::to_string(*mapping.sg_index) +
+				" is not below EDGEDMA_A_MAPPING_SG_COUNT " +
+				std::to_string(mapping.sg_count));
+	if (!mapping.sg_index && mapping.sg_count != 0)
+		throw malformed(context, "EDGEDMA_A_MAPPING_SG_COUNT without "
+				"EDGEDMA_A_MAPPING_SG_INDEX");
+}
+
+// Errors in the nth item of a repeated part name it: "SNAPSHOT_GET reply,
+// EDGEDMA_A_SNAPSHOT_MAPPING 3".
+std::string item_context(std::string_view context, std::string_view part, std::size_t nth)
+{
+	return std::string(context) + ", " + std::string(part) + " " + std::to_string(nth);
+}
 
 // The positive errno of the kernel's negative error, negated in unsigned
 // arithmetic: INT_MIN (no kernel sends it) has no positive twin and stays
@@ -311,15 +459,7 @@ FindingRepeats decode_finding_repeats(AttributeStream attributes, std::string_vi
 Mapping decode_mapping(AttributeStream attributes, std::string_view context)
 {
 	Mapping mapping = decode_set(context, attributes, mapping_rules);
-	// The two come together, for scatter-gather mappings only.
-	if (mapping.sg_index && *mapping.sg_index >= mapping.sg_count)
-		throw malformed(context, "EDGEDMA_A_MAPPING_SG_INDEX " +
-				std::to_string(*mapping.sg_index) +
-				" is not below EDGEDMA_A_MAPPING_SG_COUNT " +
-				std::to_string(mapping.sg_count));
-	if (!mapping.sg_index && mapping.sg_count != 0)
-		throw malformed(context, "EDGEDMA_A_MAPPING_SG_COUNT without "
-				"EDGEDMA_A_MAPPING_SG_INDEX");
+	check_segment(mapping, context);
 	return mapping;
 }
 
@@ -377,6 +517,69 @@ std::vector<MapEvent> decode_map_events(AttributeStream attributes, std::string_
 			events.push_back(decode_map_event(payload_of(attribute), context));
 	});
 	return events;
+}
+
+SnapshotHeader decode_snapshot_header(AttributeStream attributes, std::string_view context)
+{
+	return decode_set(context, attributes, snapshot_listing_rules);
+}
+
+std::uint64_t decode_snapshot_taken(AttributeStream attributes, std::string_view context)
+{
+	SnapshotTaken taken;
+	decode_set_into<snapshot_taken_rules>(context, attributes, taken);
+	return taken.seq;
+}
+
+Snapshot decode_snapshot(AttributeStream record, std::string_view context)
+{
+	// Three walks over the record: the header's attributes and the body's
+	// single ones each through their rules (which skip everything else and
+	// refuse a repeated single attribute), then the repeated parts, which
+	// no rule table can hold.
+	Snapshot snapshot;
+	snapshot.header = decode_set(context, record, snapshot_header_rules);
+	// A stream is at most INT32_MAX bytes (decode_set() checked).
+	snapshot.header.record_size = static_cast<std::uint32_t>(record.size());
+	SnapshotBody body = decode_set(context, record, snapshot_body_rules);
+	snapshot.kernel_release = std::move(body.kernel_release);
+	snapshot.hook_mode = body.hook_mode;
+	snapshot.mappings_left_out = body.mappings_left_out.value_or(0);
+	// As WAS_ENABLED: any value but 0 is yes.
+	snapshot.truncated = body.truncated.value_or(0) != 0;
+
+	for_each_attribute(context, record, [&](const nlattr &attribute) {
+		switch (nla_type(&attribute)) {
+		case EDGEDMA_A_SNAPSHOT_MAPPING: {
+			const std::string item = item_context(context, "EDGEDMA_A_SNAPSHOT_MAPPING",
+							      snapshot.mappings.size() + 1);
+			Mapping mapping = decode_set(item, payload_of(attribute),
+						     snapshot_mapping_rules);
+			check_segment(mapping, item);
+			mapping.device = snapshot.header.device;
+			mapping.driver = snapshot.header.driver;
+			snapshot.mappings.push_back(std::move(mapping));
+			break;
+		}
+		case EDGEDMA_A_SNAPSHOT_UNMAPPED:
+			snapshot.unmaps.push_back(decode_set(
+				item_context(context, "EDGEDMA_A_SNAPSHOT_UNMAPPED",
+					     snapshot.unmaps.size() + 1),
+				payload_of(attribute), unmapped_rules));
+			break;
+		case EDGEDMA_A_SNAPSHOT_SKIPPED:
+			snapshot.skipped.push_back(decode_set(
+				item_context(context, "EDGEDMA_A_SNAPSHOT_SKIPPED",
+					     snapshot.skipped.size() + 1),
+				payload_of(attribute), skipped_rules));
+			break;
+		default:
+			break;
+		}
+	});
+	// Kept as they came: later carriers pass these exact bytes on.
+	snapshot.record.assign(record.begin(), record.end());
+	return snapshot;
 }
 
 MapEventsState decode_map_events_state(AttributeStream attributes)

@@ -17,6 +17,7 @@
 
 #include <edgedma/info.hpp>
 #include <edgedma/records.hpp>
+#include <edgedma/snapshot.hpp>
 
 namespace edgedma::detail {
 
@@ -54,6 +55,20 @@ void decode_map_event_into(AttributeStream attributes, std::string_view context,
 std::vector<MapEvent> decode_map_events(AttributeStream attributes, std::string_view context);
 
 MapEventsState decode_map_events_state(AttributeStream attributes);
+
+// A snapshot record: the SNAPSHOT_GET reply's attributes, and the same
+// bytes wherever else a record travels (devcoredump, the crash region,
+// recordings). Repeated parts (MAPPING, UNMAPPED, SKIPPED) come in record
+// order; each mapping gets the header's device and driver. Its u64s are
+// unpadded, which the decoders read regardless (memcpy). The bytes are kept
+// in Snapshot::record. Errors in a nested item name it: context ", " the
+// attribute " " its number among its kind, from 1.
+Snapshot decode_snapshot(AttributeStream record, std::string_view context);
+// A snapshot's header and record size: a message of the SNAPSHOT_GET dump,
+// or a SNAPSHOT notification.
+SnapshotHeader decode_snapshot_header(AttributeStream attributes, std::string_view context);
+// The SNAPSHOT_TAKE reply: the seq of the snapshot taken.
+std::uint64_t decode_snapshot_taken(AttributeStream attributes, std::string_view context);
 
 // The attribute sets written back, in the same attribute order the rules
 // list and without padding (readers do not need it): for recordings and

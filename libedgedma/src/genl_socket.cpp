@@ -164,6 +164,66 @@ void GenlSocket::enable_option(int option, std::string_view option_name)
 	}
 }
 
+int GenlSocket::receive_buffer() const
+{
+	int size = 0;
+	socklen_t length = sizeof size;
+	if (::getsockopt(nl_socket_get_fd(socket_.get()), SOL_SOCKET, SO_RCVBUF, &size,
+			 &length) < 0) {
+		int error_number = errno;
+		throw Error(std::string(socket_context),
+			    "cannot read the receive buffer size: " +
+			    std::generic_category().message(error_number),
+			    error_number);
+	}
+	return size;
+}
+
+int GenlSocket::reserve_receive_buffer(int bytes)
+{
+	if (const int current = receive_buffer(); current >= bytes)
+		return current;
+	// The kernel doubles what is set, for its own bookkeeping.
+	const int asked = bytes / 2 + bytes % 2;
+	const int fd = nl_socket_get_fd(socket_.get());
+	if (::setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &asked, sizeof asked) < 0 &&
+	    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &asked, sizeof asked) < 0) {
+		int error_number = errno;
+		throw Error(std::string(socket_context),
+			    "cannot set the receive buffer to " + std::to_string(bytes) +
+			    " bytes: " + std::generic_category().message(error_number),
+			    error_number);
+	}
+	return receive_buffer();
+}
+
+// ENOBUFS: the kernel found no room for a message to this socket and
+// dropped it. A socket that only sends requests and reads their answers
+// overflows only when one reply fills its receive buffer: the reply is
+// queued (the kernel always takes the first message), the acknowledgement
+// after it is dropped, and the error is reported before the queued reply.
+// That reply is discarded here, so that the next request does not take it
+// for its own (and the kernel, which drops everything for a socket it saw
+// overflow until its queue is empty, delivers again).
+Error GenlSocket::dropped_answer(std::string_view operation)
+{
+	const int fd = nl_socket_get_fd(socket_.get());
+	while (::recv(fd, nullptr, 0, MSG_DONTWAIT | MSG_TRUNC) >= 0)
+		;
+	std::string buffer = "its receive buffer";
+	try {
+		buffer += " (" + std::to_string(receive_buffer()) + " bytes)";
+	} catch (const Error &) {
+		// The size only adds detail; the error below stands without it.
+	}
+	return Error(std::string(operation),
+		     "the kernel dropped part of the answer: " + buffer +
+		     " cannot hold the reply and its acknowledgement (" +
+		     std::generic_category().message(ENOBUFS) +
+		     "); raise net.core.rmem_max, or run with CAP_NET_ADMIN",
+		     ENOBUFS);
+}
+
 std::optional<int> GenlSocket::resolve_family(const char *name)
 {
 	errno = 0;
@@ -251,10 +311,13 @@ GenlSocket::DumpResult GenlSocket::exchange(Kind kind, int family, std::uint8_t 
 		int rc = nl_recvmsgs(socket_.get(), callbacks.get());
 		if (rc >= 0)
 			continue;
+		const int receive_errno = errno;
 		// A parked failure explains more than libnl's code for it.
 		if (pending.failure)
 			break;
-		throw libnl_failure(operation, "receive", rc, errno);
+		if (receive_errno == ENOBUFS)
+			throw dropped_answer(operation);
+		throw libnl_failure(operation, "receive", rc, receive_errno);
 	}
 	if (pending.failure)
 		std::rethrow_exception(pending.failure);

@@ -8,6 +8,8 @@
 
 #include <linux/netlink.h>
 
+#include <edgedma/error.hpp>
+
 #include "nl_handles.hpp"
 
 namespace edgedma::detail {
@@ -30,6 +32,13 @@ public:
 	// The id of a family's multicast group, or nothing if the kernel has no
 	// such family or group.
 	std::optional<std::uint32_t> resolve_group(const char *family, const char *group);
+
+	// Makes the socket's receive buffer hold at least bytes, as the kernel
+	// counts it (SO_RCVBUF reads back twice what is set): SO_RCVBUFFORCE
+	// where the caller may (CAP_NET_ADMIN), else SO_RCVBUF, which the
+	// kernel caps at net.core.rmem_max. Never shrinks it. Returns the size
+	// the kernel granted, which may be less than asked. Throws Error.
+	int reserve_receive_buffer(int bytes);
 
 	using AttributeWriter = std::function<void(nl_msg &request)>;
 	using ReplyHandler = std::function<void(const nlmsghdr &reply)>;
@@ -69,6 +78,8 @@ private:
 			    const AttributeWriter &write_attributes,
 			    const ReplyHandler &on_reply);
 	void enable_option(int option, std::string_view option_name);
+	int receive_buffer() const;
+	Error dropped_answer(std::string_view operation);
 
 	SocketHandle socket_;
 };

@@ -20,6 +20,14 @@ constexpr std::uint32_t first_call_kind = EDGEDMA_CALL_MAP_PAGE;
 constexpr std::uint32_t last_call_kind = EDGEDMA_CALL_SYNC_SG_FOR_DEVICE;
 constexpr std::uint32_t first_coherency = EDGEDMA_COHERENCY_AUTO;
 constexpr std::uint32_t last_coherency = EDGEDMA_COHERENCY_NONCOHERENT;
+constexpr std::uint32_t first_snapshot_trigger = EDGEDMA_SNAPSHOT_TRIGGER_MANUAL;
+constexpr std::uint32_t last_snapshot_trigger = EDGEDMA_SNAPSHOT_TRIGGER_FINDING;
+constexpr std::uint32_t first_snapshot_part = EDGEDMA_SNAPSHOT_PART_MAPPINGS;
+constexpr std::uint32_t last_snapshot_part = EDGEDMA_SNAPSHOT_PART_REGISTERS;
+constexpr std::uint32_t first_skip_reason = EDGEDMA_SKIP_DEVICE_UNSEEN;
+constexpr std::uint32_t last_skip_reason = EDGEDMA_SKIP_READ_CLEARS;
+constexpr std::uint32_t first_access = EDGEDMA_ACCESS_READ;
+constexpr std::uint32_t last_access = EDGEDMA_ACCESS_WRITE;
 
 constexpr std::string_view name_of(edgedma_finding_kind kind)
 {
@@ -78,6 +86,60 @@ constexpr std::string_view name_of(edgedma_coherency coherency)
 	return {};
 }
 
+// The snapshot enums as the YNL spec spells their entries
+// (Documentation/netlink/specs/edgedma.yaml).
+constexpr std::string_view name_of(edgedma_snapshot_trigger trigger)
+{
+	switch (trigger) {
+	case EDGEDMA_SNAPSHOT_TRIGGER_MANUAL: return "manual";
+	case EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT: return "iommu-fault";
+	case EDGEDMA_SNAPSHOT_TRIGGER_CONTROLLER_ERROR: return "controller-error";
+	case EDGEDMA_SNAPSHOT_TRIGGER_OOPS: return "oops";
+	case EDGEDMA_SNAPSHOT_TRIGGER_PANIC: return "panic";
+	case EDGEDMA_SNAPSHOT_TRIGGER_FINDING: return "finding";
+	}
+	return {};
+}
+
+constexpr std::string_view name_of(edgedma_snapshot_part part)
+{
+	switch (part) {
+	case EDGEDMA_SNAPSHOT_PART_MAPPINGS: return "mappings";
+	case EDGEDMA_SNAPSHOT_PART_UNMAPPED: return "unmapped";
+	case EDGEDMA_SNAPSHOT_PART_IOMMU_VIEW: return "iommu-view";
+	case EDGEDMA_SNAPSHOT_PART_CPU_VIEW: return "cpu-view";
+	case EDGEDMA_SNAPSHOT_PART_PAGES: return "pages";
+	case EDGEDMA_SNAPSHOT_PART_LINE_SHARERS: return "line-sharers";
+	case EDGEDMA_SNAPSHOT_PART_REGISTERS: return "registers";
+	}
+	return {};
+}
+
+constexpr std::string_view name_of(edgedma_skip_reason reason)
+{
+	switch (reason) {
+	case EDGEDMA_SKIP_DEVICE_UNSEEN: return "device-unseen";
+	case EDGEDMA_SKIP_LOCK_BUSY: return "lock-busy";
+	case EDGEDMA_SKIP_NOT_KEPT: return "not-kept";
+	case EDGEDMA_SKIP_NO_ROOM: return "no-room";
+	case EDGEDMA_SKIP_MAY_SLEEP: return "may-sleep";
+	case EDGEDMA_SKIP_NOT_SUPPORTED: return "not-supported";
+	case EDGEDMA_SKIP_LIMIT: return "limit";
+	case EDGEDMA_SKIP_NO_PROFILE: return "no-profile";
+	case EDGEDMA_SKIP_READ_CLEARS: return "read-clears";
+	}
+	return {};
+}
+
+constexpr std::string_view name_of(edgedma_access access)
+{
+	switch (access) {
+	case EDGEDMA_ACCESS_READ: return "read";
+	case EDGEDMA_ACCESS_WRITE: return "write";
+	}
+	return {};
+}
+
 // enum dma_data_direction is the kernel's (<linux/dma-direction.h>), not in
 // the uapi header; its values have been fixed since 2.6.
 constexpr std::string_view direction_names[] = {
@@ -98,9 +160,16 @@ constexpr bool all_named(std::uint32_t first, std::uint32_t last)
 	return true;
 }
 static_assert(first_finding_kind == 1 && first_call_kind == 1 && first_coherency == 1);
+static_assert(first_snapshot_trigger == 1 && first_snapshot_part == 1 &&
+	      first_skip_reason == 1 && first_access == 1);
 static_assert(all_named<edgedma_finding_kind>(first_finding_kind, last_finding_kind));
 static_assert(all_named<edgedma_call_kind>(first_call_kind, last_call_kind));
 static_assert(all_named<edgedma_coherency>(first_coherency, last_coherency));
+static_assert(all_named<edgedma_snapshot_trigger>(first_snapshot_trigger,
+						  last_snapshot_trigger));
+static_assert(all_named<edgedma_snapshot_part>(first_snapshot_part, last_snapshot_part));
+static_assert(all_named<edgedma_skip_reason>(first_skip_reason, last_skip_reason));
+static_assert(all_named<edgedma_access>(first_access, last_access));
 // CHECKS is a u32 with one bit per kind.
 static_assert(last_finding_kind <= 32);
 
@@ -194,6 +263,47 @@ std::optional<std::uint32_t> coherency_from_name(std::string_view name)
 std::string coherency_label(std::uint32_t coherency)
 {
 	return label(coherency_name(coherency), "coherency", coherency);
+}
+
+std::optional<std::string_view> snapshot_trigger_name(std::uint32_t trigger)
+{
+	return lookup<edgedma_snapshot_trigger>(trigger, first_snapshot_trigger,
+						last_snapshot_trigger);
+}
+
+std::string snapshot_trigger_label(std::uint32_t trigger)
+{
+	return label(snapshot_trigger_name(trigger), "trigger", trigger);
+}
+
+std::optional<std::string_view> snapshot_part_name(std::uint32_t part)
+{
+	return lookup<edgedma_snapshot_part>(part, first_snapshot_part, last_snapshot_part);
+}
+
+std::string snapshot_part_label(std::uint32_t part)
+{
+	return label(snapshot_part_name(part), "part", part);
+}
+
+std::optional<std::string_view> skip_reason_name(std::uint32_t reason)
+{
+	return lookup<edgedma_skip_reason>(reason, first_skip_reason, last_skip_reason);
+}
+
+std::string skip_reason_label(std::uint32_t reason)
+{
+	return label(skip_reason_name(reason), "reason", reason);
+}
+
+std::optional<std::string_view> access_name(std::uint32_t access)
+{
+	return lookup<edgedma_access>(access, first_access, last_access);
+}
+
+std::string access_label(std::uint32_t access)
+{
+	return label(access_name(access), "access", access);
 }
 
 std::uint32_t check_bit(std::uint32_t kind)

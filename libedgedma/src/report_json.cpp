@@ -88,6 +88,10 @@ Json stats_json(const Stats &stats)
 		{"findings_folded", or_null(stats.findings_folded)},
 		{"finding_sites", or_null(stats.finding_sites)},
 		{"finding_sites_full", or_null(stats.finding_sites_full)},
+		{"snapshots", or_null(stats.snapshots)},
+		{"snapshots_suppressed", or_null(stats.snapshots_suppressed)},
+		{"snapshots_dropped", or_null(stats.snapshots_dropped)},
+		{"snapshots_truncated", or_null(stats.snapshots_truncated)},
 	};
 }
 

@@ -32,6 +32,10 @@ const Stats sample_stats{
 	.findings_folded = 0x5'0000'0006,
 	.finding_sites = 10,
 	.finding_sites_full = 0x6'0000'0007,
+	.snapshots = 0x7'0000'0008,
+	.snapshots_suppressed = 100,
+	.snapshots_dropped = 0x8'0000'0009,
+	.snapshots_truncated = 2,
 };
 
 struct Counter {
@@ -86,6 +90,18 @@ GenlMessage stats_reply(const Stats &stats, std::optional<int> left_out = std::n
 	if (stats.finding_sites_full)
 		reply.put_u64_padded(EDGEDMA_A_STATS_FINDING_SITES_FULL, *stats.finding_sites_full,
 				     EDGEDMA_A_STATS_PAD);
+	if (stats.snapshots)
+		reply.put_u64_padded(EDGEDMA_A_STATS_SNAPSHOTS, *stats.snapshots,
+				     EDGEDMA_A_STATS_PAD);
+	if (stats.snapshots_suppressed)
+		reply.put_u64_padded(EDGEDMA_A_STATS_SNAPSHOTS_SUPPRESSED,
+				     *stats.snapshots_suppressed, EDGEDMA_A_STATS_PAD);
+	if (stats.snapshots_dropped)
+		reply.put_u64_padded(EDGEDMA_A_STATS_SNAPSHOTS_DROPPED, *stats.snapshots_dropped,
+				     EDGEDMA_A_STATS_PAD);
+	if (stats.snapshots_truncated)
+		reply.put_u64_padded(EDGEDMA_A_STATS_SNAPSHOTS_TRUNCATED,
+				     *stats.snapshots_truncated, EDGEDMA_A_STATS_PAD);
 	return reply;
 }
 
@@ -117,6 +133,14 @@ TEST(DecodeStats, RoundTripsCountersWithAPadBeforeEach)
 		.put_u64(EDGEDMA_A_STATS_FINDING_SITES, *sample_stats.finding_sites);
 	reply.put_pad(EDGEDMA_A_STATS_PAD)
 		.put_u64(EDGEDMA_A_STATS_FINDING_SITES_FULL, *sample_stats.finding_sites_full);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_SNAPSHOTS, *sample_stats.snapshots);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_SNAPSHOTS_SUPPRESSED, *sample_stats.snapshots_suppressed);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_SNAPSHOTS_DROPPED, *sample_stats.snapshots_dropped);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_SNAPSHOTS_TRUNCATED, *sample_stats.snapshots_truncated);
 	EXPECT_EQ(decode_stats(reply.attributes()), sample_stats);
 }
 
@@ -169,6 +193,53 @@ TEST(DecodeStats, TakesAModuleWithoutTheFoldingCounters)
 	EXPECT_FALSE(decoded.finding_sites);
 	EXPECT_FALSE(decoded.finding_sites_full);
 	EXPECT_EQ(decoded.sync_skips_cleared, sample_stats.sync_skips_cleared);
+}
+
+TEST(DecodeStats, TakesTheSnapshotCounters)
+{
+	Stats decoded = decode_stats(stats_reply(sample_stats).attributes());
+	EXPECT_EQ(decoded.snapshots, std::optional<std::uint64_t>(0x7'0000'0008));
+	EXPECT_EQ(decoded.snapshots_suppressed, std::optional<std::uint64_t>(100));
+	EXPECT_EQ(decoded.snapshots_dropped, std::optional<std::uint64_t>(0x8'0000'0009));
+	EXPECT_EQ(decoded.snapshots_truncated, std::optional<std::uint64_t>(2));
+}
+
+TEST(DecodeStats, TakesAModuleWithoutTheSnapshotCounters)
+{
+	// Modules from before snapshots send none of the four.
+	Stats older = sample_stats;
+	older.snapshots.reset();
+	older.snapshots_suppressed.reset();
+	older.snapshots_dropped.reset();
+	older.snapshots_truncated.reset();
+	Stats decoded = decode_stats(stats_reply(older).attributes());
+	EXPECT_EQ(decoded, older);
+	EXPECT_FALSE(decoded.snapshots);
+	EXPECT_FALSE(decoded.snapshots_suppressed);
+	EXPECT_FALSE(decoded.snapshots_dropped);
+	EXPECT_FALSE(decoded.snapshots_truncated);
+	EXPECT_EQ(decoded.finding_sites_full, sample_stats.finding_sites_full);
+}
+
+TEST(DecodeStats, KeepsZeroSnapshotCountersApartFromMissingOnes)
+{
+	// No snapshot taken yet: the module sends 0.
+	Stats none_yet = sample_stats;
+	none_yet.snapshots = 0;
+	none_yet.snapshots_suppressed = 0;
+	none_yet.snapshots_dropped = 0;
+	none_yet.snapshots_truncated = 0;
+	EXPECT_EQ(decode_stats(stats_reply(none_yet).attributes()), none_yet);
+}
+
+TEST(DecodeStats, RejectsASnapshotCounterSentAsU32)
+{
+	Stats without = sample_stats;
+	without.snapshots_dropped.reset();
+	auto reply = stats_reply(without);
+	reply.put_u32(EDGEDMA_A_STATS_SNAPSHOTS_DROPPED, 1);
+	EXPECT_EQ(decode_error(reply.attributes()),
+		  "EDGEDMA_A_STATS_SNAPSHOTS_DROPPED has 4 bytes, expected 8 (u64)");
 }
 
 TEST(DecodeStats, KeepsZeroFoldingCountersApartFromMissingOnes)

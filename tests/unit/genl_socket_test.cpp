@@ -65,6 +65,18 @@ TEST_F(GenlSocketLive, ReceivesReplyThenAck)
 	EXPECT_EQ(family_id_of("nlctrl"), GENL_ID_CTRL);
 }
 
+TEST_F(GenlSocketLive, ReservesAReceiveBufferWithoutEverShrinkingIt)
+{
+	// What it gets depends on privilege (SO_RCVBUFFORCE) and
+	// net.core.rmem_max; never less than it had.
+	const int initial = socket->reserve_receive_buffer(1);
+	const int grown = socket->reserve_receive_buffer(4 << 20);
+	EXPECT_GE(grown, initial);
+	EXPECT_EQ(socket->reserve_receive_buffer(4096), grown);
+	// Still a working socket.
+	EXPECT_EQ(family_id_of("nlctrl"), GENL_ID_CTRL);
+}
+
 TEST_F(GenlSocketLive, RefusalCarriesErrnoAndKernelExtackMessage)
 {
 	// nlctrl's policy caps family names at GENL_NAMSIZ - 1 characters and

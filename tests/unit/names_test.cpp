@@ -118,6 +118,57 @@ TEST(CoherencyNames, CoverTheEnumRangeExactly)
 	EXPECT_FALSE(coherency_from_name("maybe"));
 }
 
+// Each snapshot enum: its names in enum order, nothing for 0 or past the
+// last, "<what>-N" as the label of a value this library does not know.
+template <typename Name, typename Label>
+void expect_enum_names(Name name_of, Label label_of, std::uint32_t last,
+		       const Names &expected, const std::string &what)
+{
+	Names names;
+	for (std::uint32_t value = 1; value <= last; value++) {
+		auto name = name_of(value);
+		ASSERT_TRUE(name) << what << " " << value << " has no name";
+		names.emplace_back(*name);
+		EXPECT_EQ(label_of(value), *name);
+	}
+	EXPECT_EQ(names, expected);
+	EXPECT_FALSE(name_of(0));
+	EXPECT_FALSE(name_of(last + 1));
+	EXPECT_FALSE(name_of(UINT32_MAX));
+	EXPECT_EQ(label_of(last + 1), what + "-" + std::to_string(last + 1));
+}
+
+TEST(SnapshotTriggerNames, AreTheOnesTheSpecSpells)
+{
+	expect_enum_names(snapshot_trigger_name, snapshot_trigger_label,
+			  EDGEDMA_SNAPSHOT_TRIGGER_FINDING,
+			  {"manual", "iommu-fault", "controller-error", "oops", "panic", "finding"},
+			  "trigger");
+}
+
+TEST(SnapshotPartNames, AreTheOnesTheSpecSpells)
+{
+	expect_enum_names(snapshot_part_name, snapshot_part_label,
+			  EDGEDMA_SNAPSHOT_PART_REGISTERS,
+			  {"mappings", "unmapped", "iommu-view", "cpu-view", "pages", "line-sharers",
+			   "registers"},
+			  "part");
+}
+
+TEST(SkipReasonNames, AreTheOnesTheSpecSpells)
+{
+	expect_enum_names(skip_reason_name, skip_reason_label, EDGEDMA_SKIP_READ_CLEARS,
+			  {"device-unseen", "lock-busy", "not-kept", "no-room", "may-sleep",
+			   "not-supported", "limit", "no-profile", "read-clears"},
+			  "reason");
+}
+
+TEST(AccessNames, AreTheOnesTheSpecSpells)
+{
+	expect_enum_names(access_name, access_label, EDGEDMA_ACCESS_WRITE, {"read", "write"},
+			  "access");
+}
+
 TEST(Checks, BitIsKindMinusOne)
 {
 	EXPECT_EQ(check_bit(EDGEDMA_FINDING_ADDR_MISALIGNED), 1u);

@@ -201,6 +201,8 @@ inline Mapping sample_mapping()
 		.time_ns = 5'000'000'000,
 		.sg_index = std::nullopt,
 		.sg_count = 0,
+		// MAPPINGS_GET does not name callers (snapshots do).
+		.caller_name = std::nullopt,
 	};
 }
 

@@ -335,6 +335,27 @@ TEST(ReportJson, CarriesOccurrencesAndTheFoldingCounters)
 	// Counters the module did not send are null.
 	EXPECT_TRUE(stats["sync_skips_cleared"].is_null());
 	EXPECT_TRUE(stats["memory"].is_null());
+	EXPECT_TRUE(stats["snapshots"].is_null());
+	EXPECT_TRUE(stats["snapshots_suppressed"].is_null());
+	EXPECT_TRUE(stats["snapshots_dropped"].is_null());
+	EXPECT_TRUE(stats["snapshots_truncated"].is_null());
+}
+
+TEST(ReportJson, CarriesTheSnapshotCountersWhenTheModuleSendsThem)
+{
+	Analyzer analyzer{AnalysisOptions{}};
+	Stats stats;
+	stats.snapshots = 5;
+	stats.snapshots_suppressed = 96;
+	stats.snapshots_dropped = 0;
+	stats.snapshots_truncated = 1;
+	analyzer.add(StatsSnapshot{StatsSnapshot::When::end, stats});
+	auto json = nlohmann::json::parse(render_report_json(analyzer.summary(), symbols));
+	const auto &counters = json["stats_end"];
+	EXPECT_EQ(counters["snapshots"], 5);
+	EXPECT_EQ(counters["snapshots_suppressed"], 96);
+	EXPECT_EQ(counters["snapshots_dropped"], 0);
+	EXPECT_EQ(counters["snapshots_truncated"], 1);
 }
 
 TEST(ReportJson, TotalsOfFindingsAgreeWithoutFolding)

@@ -83,6 +83,10 @@ const Stats sample_stats{
 	.findings_folded = std::nullopt,
 	.finding_sites = std::nullopt,
 	.finding_sites_full = std::nullopt,
+	.snapshots = std::nullopt,
+	.snapshots_suppressed = std::nullopt,
+	.snapshots_dropped = std::nullopt,
+	.snapshots_truncated = std::nullopt,
 };
 
 // A module that sends every counter it has.
@@ -95,6 +99,10 @@ Stats newest_stats()
 	stats.findings_folded = 4102;
 	stats.finding_sites = 10;
 	stats.finding_sites_full = 3;
+	stats.snapshots = 12;
+	stats.snapshots_suppressed = 96;
+	stats.snapshots_dropped = 1;
+	stats.snapshots_truncated = 0;
 	return stats;
 }
 
@@ -142,6 +150,24 @@ TEST(StatusJson, CarriesTheNewerCountersWhenTheModuleSendsThem)
 	EXPECT_EQ(parsed["stats"]["findings_folded"], 4102);
 	EXPECT_EQ(parsed["stats"]["finding_sites"], 10);
 	EXPECT_EQ(parsed["stats"]["finding_sites_full"], 3);
+	EXPECT_EQ(parsed["stats"]["snapshots"], 12);
+	EXPECT_EQ(parsed["stats"]["snapshots_suppressed"], 96);
+	EXPECT_EQ(parsed["stats"]["snapshots_dropped"], 1);
+	EXPECT_EQ(parsed["stats"]["snapshots_truncated"], 0);
+}
+
+TEST(StatusJson, LeavesOutTheSnapshotCountersOfAnOlderModule)
+{
+	Stats older = newest_stats();
+	older.snapshots.reset();
+	older.snapshots_suppressed.reset();
+	older.snapshots_dropped.reset();
+	older.snapshots_truncated.reset();
+	auto parsed = nlohmann::json::parse(status_json(sample_info, older).dump());
+	for (const char *key : {"snapshots", "snapshots_suppressed", "snapshots_dropped",
+				"snapshots_truncated"})
+		EXPECT_FALSE(parsed["stats"].contains(key)) << key;
+	EXPECT_EQ(parsed["stats"]["finding_sites_full"], 3);
 }
 
 TEST(StatusJson, LeavesOutTheFoldingCountersOfAnOlderModule)
@@ -171,7 +197,11 @@ TEST(StatusText, ShowsTheNewerCountersWhenTheModuleSendsThem)
 				   "sync skips turned off:  2 (syncs kept visible, 6.11+)\n"
 				   "findings folded:        4102 (repeats counted, not logged)\n"
 				   "finding sites:          10 (device, kind, caller)\n"
-				   "site table full:        3 (findings logged unfolded)\n"))
+				   "site table full:        3 (findings logged unfolded)\n"
+				   "snapshots stored:       12\n"
+				   "snapshots rate-limited: 96 (triggers over snapshot_rate)\n"
+				   "snapshots dropped:      1 (triggers with no free slot)\n"
+				   "snapshots truncated:    0 (records over snapshot_size)\n"))
 		<< text;
 	Stats older = newest_stats();
 	older.findings_folded.reset();
@@ -180,6 +210,13 @@ TEST(StatusText, ShowsTheNewerCountersWhenTheModuleSendsThem)
 	std::string older_text = status_text(sample_info, older);
 	EXPECT_FALSE(contains(older_text, "folded")) << older_text;
 	EXPECT_FALSE(contains(older_text, "site")) << older_text;
+	Stats before_snapshots = newest_stats();
+	before_snapshots.snapshots.reset();
+	before_snapshots.snapshots_suppressed.reset();
+	before_snapshots.snapshots_dropped.reset();
+	before_snapshots.snapshots_truncated.reset();
+	std::string before_snapshots_text = status_text(sample_info, before_snapshots);
+	EXPECT_FALSE(contains(before_snapshots_text, "snapshot")) << before_snapshots_text;
 	Stats untimed = newest_stats();
 	untimed.irqsoff_max_ns = 0;
 	EXPECT_TRUE(contains(status_text(sample_info, untimed),

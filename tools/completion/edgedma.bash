@@ -19,6 +19,10 @@ _edgedma_options() {
 	"policy get") echo "--json --help" ;;
 	"policy list") echo "--json --help" ;;
 	"policy del") echo "--driver --help" ;;
+	snapshot) echo "--help" ;;
+	"snapshot take") echo "--addr --help" ;;
+	"snapshot list") echo "--json --help" ;;
+	"snapshot show") echo "--json --help" ;;
 	record) echo "--output --duration --device --no-map-events --help" ;;
 	replay) echo "--json --buckets --help" ;;
 	report) echo "--html --trace --json --buckets --help" ;;
@@ -60,7 +64,8 @@ _edgedma() {
 	fi
 	COMPREPLY=()
 
-	# The subcommand (and policy's own) so far; skip option values.
+	# The subcommand (and policy's and snapshot's own) so far; skip option
+	# values.
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		word=${COMP_WORDS[i]}
 		if [[ -n $skip ]]; then
@@ -70,7 +75,7 @@ _edgedma() {
 		case $word in
 		--device | --driver | --since | --count | --timeout | --receive | \
 		--receive-buffer | --addr-align | --len-align | --coherency | --checks | \
-		--disable | -o | --output | --duration | --html | --trace | --buckets)
+		--disable | -o | --output | --duration | --html | --trace | --buckets | --addr)
 			[[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
 			skip=1 ;;
 		-*) ;;
@@ -78,8 +83,8 @@ _edgedma() {
 		*)
 			if [[ -z $command ]]; then
 				command=$word
-			elif [[ $command == policy ]]; then
-				command="policy $word"
+			elif [[ $command == policy || $command == snapshot ]]; then
+				command="$command $word"
 			fi ;;
 		esac
 	done
@@ -116,7 +121,7 @@ _edgedma() {
 		compopt -o nospace 2>/dev/null
 		return ;;
 	--since | --count | --timeout | --receive-buffer | --addr-align | --len-align | \
-	--duration | --buckets)
+	--duration | --buckets | --addr)
 		return ;;
 	esac
 
@@ -126,11 +131,13 @@ _edgedma() {
 	fi
 	case $command in
 	'')
-		COMPREPLY=($(compgen -W "status findings watch mappings devices policy record replay report" \
-			-- "$cur")) ;;
+		COMPREPLY=($(compgen -W "status findings watch mappings devices policy snapshot record
+			replay report" -- "$cur")) ;;
 	policy)
 		COMPREPLY=($(compgen -W "set get list del" -- "$cur")) ;;
-	"policy set" | "policy get" | "policy del")
+	snapshot)
+		COMPREPLY=($(compgen -W "take list show" -- "$cur")) ;;
+	"policy set" | "policy get" | "policy del" | "snapshot take")
 		COMPREPLY=($(compgen -W "$(_edgedma_devices)" -- "$cur")) ;;
 	replay)
 		_edgedma_files "$cur" ;;

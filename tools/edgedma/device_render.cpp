@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <sstream>
+
+#include "format.hpp"
 
 namespace edgedma::cli {
 namespace {
@@ -53,30 +54,13 @@ nlohmann::ordered_json device_json(const Device &device)
 
 std::string devices_text(const std::vector<Device> &devices)
 {
-	std::vector<Row> rows{header};
-	for (const Device &device : devices)
-		rows.push_back(row_of(device));
-
-	std::array<std::size_t, column_count> width{};
-	for (const Row &row : rows)
-		for (std::size_t column = 0; column < column_count; column++)
-			width[column] = std::max(width[column], row[column].size());
-
-	std::ostringstream text;
-	for (const Row &row : rows) {
-		std::string line;
-		for (std::size_t column = 0; column < column_count; column++) {
-			const std::string &cell = row[column];
-			std::string padding(width[column] - cell.size(), ' ');
-			if (column > 0)
-				line += "  ";
-			line += right_aligned[column] ? padding + cell : cell + padding;
-		}
-		// The last column is left-aligned: no spaces after its word.
-		line.erase(line.find_last_not_of(' ') + 1);
-		text << line << '\n';
+	std::vector<std::vector<std::string>> rows;
+	rows.emplace_back(header.begin(), header.end());
+	for (const Device &device : devices) {
+		const Row row = row_of(device);
+		rows.emplace_back(row.begin(), row.end());
 	}
-	return text.str();
+	return aligned_table(rows, std::vector<bool>(right_aligned.begin(), right_aligned.end()));
 }
 
 } // namespace edgedma::cli

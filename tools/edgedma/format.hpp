@@ -25,6 +25,11 @@ public:
 // "0x1f00"
 std::string hex(std::uint64_t value);
 
+// A DMA address as the kernel prints them, 0x and hex digits, or in
+// decimal ("010" is ten, not octal). Throws UsageError naming option when
+// text is no such number or does not fit 64 bits.
+std::uint64_t parse_dma_address(const std::string &text, const std::string &option);
+
 // JSON carries 64-bit addresses as "0x..." strings: many JSON readers (jq
 // among them) keep numbers as doubles and would round a kernel address.
 nlohmann::ordered_json hex_or_null(const std::optional<std::uint64_t> &value);
@@ -46,5 +51,20 @@ std::string joined(const std::vector<std::string> &words, const std::string &non
 
 // "1 byte", "4096 bytes"
 std::string bytes(std::uint64_t count);
+
+// The count with the noun, plural when it is not 1: "1 mapping", "3 mappings".
+std::string counted(std::uint64_t count, const std::string &noun);
+
+// "850 ns", "12.5 us", "3.20 ms", "1.234 s"
+std::string duration(std::uint64_t ns);
+
+// "2026-12-04 20:44:43.123 UTC", from ns since the epoch.
+std::string utc_time(std::uint64_t unix_ns);
+
+// Rows as columns as wide as their widest cell, two spaces apart, each
+// cell left-aligned, or right-aligned where right_aligned says so (numbers);
+// no spaces at the end of a line. A line per row.
+std::string aligned_table(const std::vector<std::vector<std::string>> &rows,
+			  const std::vector<bool> &right_aligned);
 
 } // namespace edgedma::cli

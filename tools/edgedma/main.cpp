@@ -28,6 +28,8 @@ constexpr Subcommand subcommands[] = {
 	 setup_devices},
 	{"policy", "Set, show and remove per-device and per-driver check policies",
 	 setup_policy},
+	{"snapshot", "Take, list and show snapshots: a device's DMA state, frozen",
+	 setup_snapshot},
 	{"record", "Save the live findings and mapping events to a recording file",
 	 setup_record},
 	{"report", "Explain a recording or the live module: text, JSON, an HTML page, a trace",

@@ -53,6 +53,14 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 		status["stats"]["finding_sites"] = *stats->finding_sites;
 	if (stats && stats->finding_sites_full)
 		status["stats"]["finding_sites_full"] = *stats->finding_sites_full;
+	if (stats && stats->snapshots)
+		status["stats"]["snapshots"] = *stats->snapshots;
+	if (stats && stats->snapshots_suppressed)
+		status["stats"]["snapshots_suppressed"] = *stats->snapshots_suppressed;
+	if (stats && stats->snapshots_dropped)
+		status["stats"]["snapshots_dropped"] = *stats->snapshots_dropped;
+	if (stats && stats->snapshots_truncated)
+		status["stats"]["snapshots_truncated"] = *stats->snapshots_truncated;
 	return status;
 }
 
@@ -114,6 +122,17 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 		if (stats->finding_sites_full)
 			line("site table full", std::to_string(*stats->finding_sites_full) +
 							" (findings logged unfolded)");
+		if (stats->snapshots)
+			line("snapshots stored", *stats->snapshots);
+		if (stats->snapshots_suppressed)
+			line("snapshots rate-limited", std::to_string(*stats->snapshots_suppressed) +
+							       " (triggers over snapshot_rate)");
+		if (stats->snapshots_dropped)
+			line("snapshots dropped", std::to_string(*stats->snapshots_dropped) +
+							  " (triggers with no free slot)");
+		if (stats->snapshots_truncated)
+			line("snapshots truncated", std::to_string(*stats->snapshots_truncated) +
+							    " (records over snapshot_size)");
 	}
 	return text.str();
 }

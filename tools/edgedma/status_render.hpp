@@ -16,8 +16,9 @@ namespace edgedma::cli {
 // {requests, rejected, calls, mappings_live, pool_size, pool_exhausted,
 // findings, events_dropped, untracked_devices, hook_missed, unseen_mappings,
 // map_events, map_events_dropped, and memory, translations_skipped,
-// irqsoff_max_ns, sync_skips_cleared, findings_folded, finding_sites and
-// finding_sites_full when the module sends them} when the counters were
+// irqsoff_max_ns, sync_skips_cleared, findings_folded, finding_sites,
+// finding_sites_full, snapshots, snapshots_suppressed, snapshots_dropped and
+// snapshots_truncated when the module sends them} when the counters were
 // read.
 nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> &stats);
 

@@ -10,6 +10,7 @@
 #include <edgedma/export.hpp>
 #include <edgedma/info.hpp>
 #include <edgedma/records.hpp>
+#include <edgedma/snapshot.hpp>
 
 namespace edgedma {
 
@@ -83,6 +84,26 @@ public:
 	// The same without changing the state: for a reader that did not turn
 	// the stream on and must not turn it back on.
 	MapEventsState map_events_state();
+
+	// Snapshots (snapshot.hpp). A module too old to take them is refused
+	// with EOPNOTSUPP and a message saying so.
+	//
+	// Takes a snapshot of a device (its dev_name(); a PCI or platform
+	// device) now, about one of its DMA addresses if given, and returns
+	// its seq. The module refuses with EBUSY when the device's snapshots
+	// are rate limited (snapshot_rate) or no slot is free, with ENODEV
+	// when there is no such device.
+	std::uint64_t snapshot_take(const std::string &device,
+				    std::optional<std::uint64_t> address = std::nullopt);
+	// The header and record size of every snapshot the module still
+	// holds, oldest first.
+	std::vector<SnapshotHeader> snapshot_list();
+	// One snapshot whole, with its record's bytes. ENOENT once the module
+	// reused its slot (it keeps the newest snapshot_slots). A record of up
+	// to 1 MiB needs a socket receive buffer of 4 MiB, which this asks
+	// for; where neither CAP_NET_ADMIN nor net.core.rmem_max allows it, a
+	// large record is refused with ENOBUFS and a message saying so.
+	Snapshot snapshot_get(std::uint64_t seq);
 
 private:
 	MapEventsState map_events_request(std::optional<bool> enable);

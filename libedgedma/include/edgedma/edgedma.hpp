@@ -9,4 +9,5 @@
 #include <edgedma/info.hpp>
 #include <edgedma/names.hpp>
 #include <edgedma/records.hpp>
+#include <edgedma/snapshot.hpp>
 #include <edgedma/symbolizer.hpp>

@@ -69,6 +69,14 @@ struct Stats {
 	std::optional<std::uint64_t> findings_folded;
 	std::optional<std::uint64_t> finding_sites;
 	std::optional<std::uint64_t> finding_sites_full;
+	// Snapshots (absent from older modules, all four): stored (the newest
+	// seq); triggers refused by a device's rate limit (snapshot_rate);
+	// triggers that found no free slot; stored records that ran out of
+	// room (snapshot_size).
+	std::optional<std::uint64_t> snapshots;
+	std::optional<std::uint64_t> snapshots_suppressed;
+	std::optional<std::uint64_t> snapshots_dropped;
+	std::optional<std::uint64_t> snapshots_truncated;
 
 	bool operator==(const Stats &) const = default;
 };

@@ -2,7 +2,8 @@
 #pragma once
 
 // Words for the numbers in the records: finding kinds, DMA-API calls,
-// directions, coherency. Every value of the uapi enums has exactly one
+// directions, coherency, and what snapshots say (triggers, parts, skip
+// reasons, accesses). Every value of the uapi enums has exactly one
 // name; a value this library does not know (from a newer module) has none,
 // and the *_label() functions then print it as "<what>-<number>".
 
@@ -36,6 +37,26 @@ EDGEDMA_API std::string direction_label(std::uint32_t dir); // or "dir-N"
 EDGEDMA_API std::optional<std::string_view> coherency_name(std::uint32_t coherency);
 EDGEDMA_API std::optional<std::uint32_t> coherency_from_name(std::string_view name);
 EDGEDMA_API std::string coherency_label(std::uint32_t coherency); // or "coherency-N"
+
+// enum edgedma_snapshot_trigger: "manual", "iommu-fault", "controller-error",
+// "oops", "panic", "finding"
+EDGEDMA_API std::optional<std::string_view> snapshot_trigger_name(std::uint32_t trigger);
+EDGEDMA_API std::string snapshot_trigger_label(std::uint32_t trigger); // or "trigger-N"
+
+// enum edgedma_snapshot_part: "mappings", "unmapped", "iommu-view",
+// "cpu-view", "pages", "line-sharers", "registers"
+EDGEDMA_API std::optional<std::string_view> snapshot_part_name(std::uint32_t part);
+EDGEDMA_API std::string snapshot_part_label(std::uint32_t part); // or "part-N"
+
+// enum edgedma_skip_reason: "device-unseen", "lock-busy", "not-kept",
+// "no-room", "may-sleep", "not-supported", "limit", "no-profile",
+// "read-clears"
+EDGEDMA_API std::optional<std::string_view> skip_reason_name(std::uint32_t reason);
+EDGEDMA_API std::string skip_reason_label(std::uint32_t reason); // or "reason-N"
+
+// enum edgedma_access: "read", "write"
+EDGEDMA_API std::optional<std::string_view> access_name(std::uint32_t access);
+EDGEDMA_API std::string access_label(std::uint32_t access); // or "access-N"
 
 // Policy CHECKS: bit (kind - 1) turns the check for kind on.
 EDGEDMA_API std::uint32_t check_bit(std::uint32_t kind);

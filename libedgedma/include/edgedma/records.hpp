@@ -94,8 +94,9 @@ struct FindingRepeats {
 	bool operator==(const FindingRepeats &) const = default;
 };
 
-// One live mapping (MAPPINGS_GET). A scatter-gather mapping comes as one
-// record per mapped segment, with sg_index and sg_count.
+// One live mapping (MAPPINGS_GET, and Snapshot::mappings). A scatter-gather
+// mapping comes as one record per mapped segment, with sg_index and
+// sg_count.
 struct Mapping {
 	std::string device;
 	std::string driver;
@@ -110,6 +111,11 @@ struct Mapping {
 	std::uint64_t time_ns = 0;
 	std::optional<std::uint32_t> sg_index; // this segment's number
 	std::uint32_t sg_count = 0; // segments of the sg mapping; 0 if not sg
+	// caller as the kernel named it when it recorded the mapping
+	// ("func+0x1c/0x80 [mod]", as Finding::caller_name): snapshots carry
+	// it, MAPPINGS_GET does not (yet). Absent where no symbol covers the
+	// address.
+	std::optional<std::string> caller_name;
 
 	bool operator==(const Mapping &) const = default;
 };

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// Snapshot records (decode_snapshot), the SNAPSHOT_GET dump's and the
+// SNAPSHOT notification's headers (decode_snapshot_header) and the
+// SNAPSHOT_TAKE reply (decode_snapshot_taken).
+#include <array>
+#include <bit>
+#include <random>
+#include <vector>
+
+#include <linux/edgedma.h>
+
+#include "snapshot_records.hpp"
+#include "test_support.hpp"
+
+namespace edgedma::test {
+namespace {
+
+using detail::decode_snapshot;
+using detail::decode_snapshot_header;
+using detail::decode_snapshot_taken;
+
+constexpr std::string_view context = "SNAPSHOT_GET reply";
+
+detail::AttributeStream stream_of(const std::vector<std::byte> &bytes)
+{
+	return {bytes.data(), bytes.size()};
+}
+
+Snapshot decode(const RecordBuilder &record)
+{
+	return decode_snapshot(stream_of(record.bytes()), context);
+}
+
+// The Error's message, after checking its context (the record's, or one of
+// its items').
+std::string decode_error(const RecordBuilder &record, std::string_view where = context)
+{
+	return error_message_of([&] { decode(record); }, where);
+}
+
+// The record of a snapshot with one change made to its parts.
+template <typename Change> RecordBuilder changed_record(Change change)
+{
+	Snapshot snapshot = sample_snapshot();
+	change(snapshot);
+	return record_of(snapshot);
+}
+
+// A SNAPSHOT_GET reply: the record copied after the generic netlink
+// header, as nl_snapshots.c sends it.
+GenlMessage reply_carrying(std::span<const std::byte> record)
+{
+	GenlMessage reply(EDGEDMA_CMD_SNAPSHOT_GET);
+	check_libnl(nlmsg_append(reply.get(), const_cast<std::byte *>(record.data()),
+				 record.size(), NLMSG_ALIGNTO),
+		    "nlmsg_append");
+	return reply;
+}
+
+// The wire numbers the hand-laid record below spells out.
+static_assert(EDGEDMA_A_SNAPSHOT_SEQ == 2 && EDGEDMA_A_SNAPSHOT_TIME_NS == 3 &&
+	      EDGEDMA_A_SNAPSHOT_REAL_TIME_NS == 4 && EDGEDMA_A_SNAPSHOT_CPU == 5 &&
+	      EDGEDMA_A_SNAPSHOT_TRIGGER == 6 && EDGEDMA_A_SNAPSHOT_DEVICE == 12 &&
+	      EDGEDMA_A_SNAPSHOT_DRIVER == 13 && EDGEDMA_A_SNAPSHOT_SKIPPED == 19 &&
+	      EDGEDMA_A_SNAPSHOT_TRUNCATED == 20);
+static_assert(EDGEDMA_A_SKIP_PART == 2 && EDGEDMA_A_SKIP_REASON == 3 &&
+	      EDGEDMA_SNAPSHOT_PART_MAPPINGS == 1 && EDGEDMA_SKIP_DEVICE_UNSEEN == 1);
+
+// A device that never called the DMA API, snapshot with nothing but its
+// header, one skipped part and TRUNCATED, byte for byte (little-endian).
+// The u64 payloads of SEQ and REAL_TIME_NS start 4 bytes past an 8-byte
+// boundary: the module does not pad them.
+constexpr auto hand_laid_record = std::to_array<unsigned char>({
+	0x0c, 0x00, 0x02, 0x00, 0x07, 0, 0, 0, 0, 0, 0, 0,          // SEQ 7
+	0x0c, 0x00, 0x03, 0x00, 0x88, 0x77, 0x66, 0x55,             // TIME_NS
+	0x44, 0x33, 0x22, 0x11,                                     //   0x1122334455667788
+	0x0c, 0x00, 0x04, 0x00, 0x01, 0x02, 0, 0, 0, 0, 0, 0,       // REAL_TIME_NS 0x201
+	0x08, 0x00, 0x05, 0x00, 0x03, 0, 0, 0,                      // CPU 3
+	0x08, 0x00, 0x06, 0x00, 0x01, 0, 0, 0,                      // TRIGGER manual
+	0x09, 0x00, 0x0c, 0x00, 'd', 'e', 'v', '0', 0, 0, 0, 0,     // DEVICE "dev0"
+	0x05, 0x00, 0x0d, 0x00, 0, 0, 0, 0,                         // DRIVER ""
+	0x14, 0x00, 0x13, 0x80,                                     // SKIPPED, nested:
+	0x08, 0x00, 0x02, 0x00, 0x01, 0, 0, 0,                      //   PART mappings
+	0x08, 0x00, 0x03, 0x00, 0x01, 0, 0, 0,                      //   REASON device-unseen
+	0x08, 0x00, 0x14, 0x00, 0x01, 0, 0, 0,                      // TRUNCATED
+});
+
+std::vector<std::byte> hand_laid_bytes()
+{
+	std::vector<std::byte> bytes(hand_laid_record.size());
+	std::memcpy(bytes.data(), hand_laid_record.data(), bytes.size());
+	return bytes;
+}
+
+TEST(DecodeSnapshot, ReadsARecordLaidOutByHand)
+{
+	if constexpr (std::endian::native != std::endian::little)
+		GTEST_SKIP() << "the record is spelled out little-endian";
+	const std::vector<std::byte> bytes = hand_laid_bytes();
+	Snapshot snapshot = decode_snapshot(stream_of(bytes), context);
+
+	EXPECT_EQ(snapshot.header.seq, 7u);
+	EXPECT_EQ(snapshot.header.time_ns, 0x1122334455667788u);
+	EXPECT_EQ(snapshot.header.real_time_ns, 0x201u);
+	EXPECT_EQ(snapshot.header.cpu, 3u);
+	EXPECT_EQ(snapshot.header.trigger, std::uint32_t{EDGEDMA_SNAPSHOT_TRIGGER_MANUAL});
+	EXPECT_FALSE(snapshot.header.trigger_addr);
+	EXPECT_EQ(snapshot.header.device, "dev0");
+	EXPECT_EQ(snapshot.header.driver, "");
+	EXPECT_EQ(snapshot.header.record_size, hand_laid_record.size());
+	EXPECT_FALSE(snapshot.kernel_release);
+	EXPECT_FALSE(snapshot.hook_mode);
+	EXPECT_TRUE(snapshot.mappings.empty());
+	EXPECT_TRUE(snapshot.unmaps.empty());
+	EXPECT_EQ(snapshot.mappings_left_out, 0u);
+	EXPECT_EQ(snapshot.skipped,
+		  (std::vector<SkippedPart>{{EDGEDMA_SNAPSHOT_PART_MAPPINGS,
+					     EDGEDMA_SKIP_DEVICE_UNSEEN}}));
+	EXPECT_TRUE(snapshot.truncated);
+	EXPECT_EQ(snapshot.record, bytes);
+}
+
+TEST(DecodeSnapshot, TheTestsRecordBuilderLaysOutAsTheModuleDoes)
+{
+	if constexpr (std::endian::native != std::endian::little)
+		GTEST_SKIP() << "the record is spelled out little-endian";
+	RecordBuilder record;
+	record.u64(EDGEDMA_A_SNAPSHOT_SEQ, 7)
+		.u64(EDGEDMA_A_SNAPSHOT_TIME_NS, 0x1122334455667788)
+		.u64(EDGEDMA_A_SNAPSHOT_REAL_TIME_NS, 0x201)
+		.u32(EDGEDMA_A_SNAPSHOT_CPU, 3)
+		.u32(EDGEDMA_A_SNAPSHOT_TRIGGER, EDGEDMA_SNAPSHOT_TRIGGER_MANUAL)
+		.string(EDGEDMA_A_SNAPSHOT_DEVICE, "dev0")
+		.string(EDGEDMA_A_SNAPSHOT_DRIVER, "")
+		.nest(EDGEDMA_A_SNAPSHOT_SKIPPED,
+		      skipped_nest({EDGEDMA_SNAPSHOT_PART_MAPPINGS, EDGEDMA_SKIP_DEVICE_UNSEEN}))
+		.u32(EDGEDMA_A_SNAPSHOT_TRUNCATED, 1);
+	EXPECT_EQ(record.bytes(), hand_laid_bytes());
+}
+
+TEST(DecodeSnapshot, ReadsEveryPartOfARecordInItsOrder)
+{
+	const Snapshot expected = sample_snapshot();
+	Snapshot snapshot = decode_snapshot(stream_of(expected.record), context);
+	EXPECT_EQ(snapshot, expected);
+	// The mapping holding the address first, as the module wrote them.
+	ASSERT_EQ(snapshot.mappings.size(), 2u);
+	EXPECT_EQ(snapshot.mappings[0].dma_addr, 0xfffff000u);
+	EXPECT_EQ(snapshot.mappings[1].sg_index, 1u);
+	ASSERT_EQ(snapshot.unmaps.size(), 2u);
+	EXPECT_EQ(snapshot.unmaps[0].unmap_caller_name,
+		  "edu_unmap+0x20/0x80 [edgedma_test_edu]");
+	EXPECT_FALSE(snapshot.unmaps[1].map_caller_name);
+	EXPECT_EQ(snapshot.header.record_size, expected.record.size());
+}
+
+TEST(DecodeSnapshot, GivesEachMappingTheDeviceAndDriverOfTheHeader)
+{
+	Snapshot snapshot = decode_snapshot(stream_of(sample_snapshot().record), context);
+	for (const Mapping &mapping : snapshot.mappings) {
+		EXPECT_EQ(mapping.device, "0000:00:04.0");
+		EXPECT_EQ(mapping.driver, "edgedma_test_edu");
+	}
+}
+
+TEST(DecodeSnapshot, ReadsUnpaddedU64sAtAnyFourByteOffset)
+{
+	const Snapshot expected = sample_snapshot();
+	// Some u64 payload of the record starts 4 bytes past an 8-byte
+	// boundary (the first, SEQ's, does); and the whole record, moved by 4
+	// bytes, puts every other one there.
+	for (std::size_t shift : {0u, 4u, 12u}) {
+		SCOPED_TRACE(shift);
+		std::vector<std::byte> buffer(shift + expected.record.size());
+		std::memcpy(buffer.data() + shift, expected.record.data(), expected.record.size());
+		Snapshot snapshot = decode_snapshot({buffer.data() + shift, expected.record.size()},
+						    context);
+		EXPECT_EQ(snapshot, expected);
+	}
+}
+
+TEST(DecodeSnapshot, ReadsTheRecordOfASnapshotGetReply)
+{
+	const Snapshot expected = sample_snapshot();
+	GenlMessage reply = reply_carrying(expected.record);
+	Snapshot snapshot = decode_snapshot(reply.attributes(), context);
+	EXPECT_EQ(snapshot, expected);
+	// The bytes kept are the record's, without the message's headers.
+	EXPECT_EQ(snapshot.record, expected.record);
+}
+
+TEST(DecodeSnapshot, KeepsWhatTheTriggerKnew)
+{
+	Snapshot expected = sample_snapshot();
+	expected.header.trigger = EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT;
+	expected.header.trigger_access = EDGEDMA_ACCESS_WRITE;
+	expected.header.trigger_reason = 0x5;
+	expected.header.trigger_symbol = "nvme_timeout";
+	expected.header.finding_seq = 0x1'0000'0003;
+	expected.record = record_of(expected).bytes();
+	expected.header.record_size = static_cast<std::uint32_t>(expected.record.size());
+	EXPECT_EQ(decode_snapshot(stream_of(expected.record), context), expected);
+}
+
+TEST(DecodeSnapshot, TakesARecordCutShortAfterItsHeader)
+{
+	// What a record too small for its body holds: the header, TRUNCATED.
+	Snapshot cut = sample_snapshot();
+	cut.kernel_release.reset();
+	cut.hook_mode.reset();
+	cut.mappings.clear();
+	cut.mappings_left_out = 0;
+	cut.unmaps.clear();
+	cut.skipped.clear();
+	cut.record = record_of(cut).bytes();
+	cut.header.record_size = static_cast<std::uint32_t>(cut.record.size());
+	Snapshot snapshot = decode_snapshot(stream_of(cut.record), context);
+	EXPECT_EQ(snapshot, cut);
+	EXPECT_TRUE(snapshot.truncated);
+	EXPECT_FALSE(snapshot.kernel_release);
+}
+
+TEST(DecodeSnapshot, AWholeRecordIsNotTruncated)
+{
+	RecordBuilder whole = changed_record([](Snapshot &snapshot) { snapshot.truncated = false; });
+	EXPECT_FALSE(decode(whole).truncated);
+}
+
+TEST(DecodeSnapshot, SkipsAttributesAndPartsItDoesNotKnow)
+{
+	// A newer module's additions: a top-level value, a repeated nest of a
+	// kind this library does not read, and a value inside each item.
+	Snapshot expected = sample_snapshot();
+	RecordBuilder record;
+	put_header(record, expected.header);
+	record.string(EDGEDMA_A_SNAPSHOT_KERNEL_RELEASE, *expected.kernel_release)
+		.u32(EDGEDMA_A_SNAPSHOT_HOOK_MODE, *expected.hook_mode)
+		.u64(EDGEDMA_A_SNAPSHOT_MAX + 1, 42)
+		.nest(EDGEDMA_A_SNAPSHOT_MAX + 2, RecordBuilder().u64(2, 1).u32(3, 4))
+		.nest(EDGEDMA_A_SNAPSHOT_MAX + 2, RecordBuilder().u64(2, 2));
+	for (const Mapping &mapping : expected.mappings)
+		record.nest(EDGEDMA_A_SNAPSHOT_MAPPING,
+			    RecordBuilder(mapping_nest(mapping))
+				    .u64(EDGEDMA_A_MAPPING_MAX + 1, 7)
+				    .string(EDGEDMA_A_MAPPING_DEVICE, "another device"));
+	record.u64(EDGEDMA_A_SNAPSHOT_MAPPINGS_LEFT_OUT, expected.mappings_left_out);
+	for (const RecentUnmap &unmap : expected.unmaps)
+		record.nest(EDGEDMA_A_SNAPSHOT_UNMAPPED,
+			    RecordBuilder(unmap_nest(unmap)).u32(EDGEDMA_A_UNMAPPED_MAX + 1, 1));
+	for (const SkippedPart &skipped : expected.skipped)
+		record.nest(EDGEDMA_A_SNAPSHOT_SKIPPED,
+			    RecordBuilder(skipped_nest(skipped)).u32(EDGEDMA_A_SKIP_MAX + 1, 1));
+	record.u32(EDGEDMA_A_SNAPSHOT_TRUNCATED, 1);
+
+	Snapshot snapshot = decode(record);
+	expected.record = record.bytes();
+	expected.header.record_size = static_cast<std::uint32_t>(record.size());
+	EXPECT_EQ(snapshot, expected);
+}
+
+TEST(DecodeSnapshot, TakesARecordSizeAttributeAsNoPartOfTheRecord)
+{
+	// Only the dump and the notification carry RECORD_SIZE; the record's
+	// size is its own length whatever it says.
+	RecordBuilder record = record_of(sample_snapshot());
+	record.u32(EDGEDMA_A_SNAPSHOT_RECORD_SIZE, 1);
+	EXPECT_EQ(decode(record).header.record_size, record.size());
+}
+
+TEST(DecodeSnapshot, NamesEachMissingHeaderAttribute)
+{
+#define NAMED(type) EDGEDMA_NAMED_ATTRIBUTE(type)
+	constexpr std::array required{
+		NAMED(EDGEDMA_A_SNAPSHOT_SEQ),     NAMED(EDGEDMA_A_SNAPSHOT_TIME_NS),
+		NAMED(EDGEDMA_A_SNAPSHOT_REAL_TIME_NS), NAMED(EDGEDMA_A_SNAPSHOT_CPU),
+		NAMED(EDGEDMA_A_SNAPSHOT_TRIGGER), NAMED(EDGEDMA_A_SNAPSHOT_DEVICE),
+		NAMED(EDGEDMA_A_SNAPSHOT_DRIVER),
+	};
+#undef NAMED
+	for (const auto &attribute : required) {
+		SCOPED_TRACE(attribute.name);
+		RecordBuilder record;
+		put_header(record, sample_snapshot().header, LeaveOut{attribute.type});
+		EXPECT_EQ(decode_error(record), std::string("missing ") + attribute.name);
+	}
+}
+
+TEST(DecodeSnapshot, RefusesAnEmptyRecord)
+{
+	EXPECT_EQ(decode_error(RecordBuilder()), "missing EDGEDMA_A_SNAPSHOT_SEQ");
+}
+
+TEST(DecodeSnapshot, NamesTheItemOfABrokenMapping)
+{
+	const Snapshot snapshot = sample_snapshot();
+	RecordBuilder record;
+	put_header(record, snapshot.header);
+	record.nest(EDGEDMA_A_SNAPSHOT_MAPPING, mapping_nest(snapshot.mappings[0]))
+		.nest(EDGEDMA_A_SNAPSHOT_MAPPING,
+		      mapping_nest(snapshot.mappings[1], LeaveOut{EDGEDMA_A_MAPPING_CALL}));
+	EXPECT_EQ(decode_error(record, "SNAPSHOT_GET reply, EDGEDMA_A_SNAPSHOT_MAPPING 2"),
+		  "missing EDGEDMA_A_MAPPING_CALL");
+}
+
+TEST(DecodeSnapshot, RefusesASegmentIndexPastItsCount)
+{
+	RecordBuilder record = changed_record([](Snapshot &snapshot) {
+		snapshot.mappings[1].sg_index = 2;
+	});
+	EXPECT_EQ(decode_error(record, "SNAPSHOT_GET reply, EDGEDMA_A_SNAPSHOT_MAPPING 2"),
+		  "EDGEDMA_A_MAPPING_SG_INDEX 2 is not below EDGEDMA_A_MAPPING_SG_COUNT 2");
+}
+
+TEST(DecodeSnapshot, NamesTheItemOfABrokenUnmap)
+{
+	const Snapshot snapshot = sample_snapshot();
+	RecordBuilder broken = unmap_nest(snapshot.unmaps[0], LeaveOut{EDGEDMA_A_UNMAPPED_SIZE});
+	broken.u32(EDGEDMA_A_UNMAPPED_SIZE, 4096);
+	RecordBuilder record;
+	put_header(record, snapshot.header);
+	record.nest(EDGEDMA_A_SNAPSHOT_UNMAPPED, broken);
+	EXPECT_EQ(decode_error(record, "SNAPSHOT_GET reply, EDGEDMA_A_SNAPSHOT_UNMAPPED 1"),
+		  "EDGEDMA_A_UNMAPPED_SIZE has 4 bytes, expected 8 (u64)");
+}
+
+TEST(DecodeSnapshot, NamesTheItemOfABrokenSkippedPart)
+{
+	RecordBuilder record;
+	put_header(record, sample_snapshot().header);
+	record.nest(EDGEDMA_A_SNAPSHOT_SKIPPED,
+		    skipped_nest({EDGEDMA_SNAPSHOT_PART_MAPPINGS, EDGEDMA_SKIP_LOCK_BUSY}))
+		.nest(EDGEDMA_A_SNAPSHOT_SKIPPED,
+		      skipped_nest({EDGEDMA_SNAPSHOT_PART_UNMAPPED, EDGEDMA_SKIP_LOCK_BUSY},
+				   LeaveOut{EDGEDMA_A_SKIP_REASON}));
+	EXPECT_EQ(decode_error(record, "SNAPSHOT_GET reply, EDGEDMA_A_SNAPSHOT_SKIPPED 2"),
+		  "missing EDGEDMA_A_SKIP_REASON");
+}
+
+TEST(DecodeSnapshot, RefusesASingleAttributeGivenTwice)
+{
+	RecordBuilder seq_twice = record_of(sample_snapshot());
+	seq_twice.u64(EDGEDMA_A_SNAPSHOT_SEQ, 8);
+	EXPECT_EQ(decode_error(seq_twice), "EDGEDMA_A_SNAPSHOT_SEQ appears more than once");
+	RecordBuilder truncated_twice = record_of(sample_snapshot());
+	truncated_twice.u32(EDGEDMA_A_SNAPSHOT_TRUNCATED, 1);
+	EXPECT_EQ(decode_error(truncated_twice),
+		  "EDGEDMA_A_SNAPSHOT_TRUNCATED appears more than once");
+}
+
+TEST(DecodeSnapshot, RefusesADeviceNameWithoutItsNul)
+{
+	RecordBuilder record;
+	put_header(record, sample_snapshot().header, LeaveOut{EDGEDMA_A_SNAPSHOT_DEVICE});
+	const std::string_view name = "0000:00:04.0";
+	record.raw(EDGEDMA_A_SNAPSHOT_DEVICE, std::as_bytes(std::span(name.data(), name.size())));
+	EXPECT_EQ(decode_error(record), "EDGEDMA_A_SNAPSHOT_DEVICE is not a NUL-terminated string");
+}
+
+TEST(DecodeSnapshot, RefusesARecordCutInsideAnAttribute)
+{
+	const std::vector<std::byte> &whole = sample_snapshot().record;
+	// TRUNCATED's last 2 bytes gone: 6 bytes of it are left.
+	RecordBuilder cut;
+	cut.append(std::span(whole).first(whole.size() - 2));
+	EXPECT_EQ(decode_error(cut), "6 bytes after the last attribute do not form an attribute");
+}
+
+TEST(DecodeSnapshot, RefusesANestLongerThanTheRecord)
+{
+	RecordBuilder record;
+	put_header(record, sample_snapshot().header);
+	// A MAPPING nest that says it is 0x100 bytes long, with 12 after it.
+	const std::array<unsigned char, 16> overlong{0x00, 0x01, EDGEDMA_A_SNAPSHOT_MAPPING, 0x80,
+						     0x08, 0x00, 0x02, 0x00, 1, 0, 0, 0,
+						     0, 0, 0, 0};
+	record.append(std::as_bytes(std::span(overlong)));
+	EXPECT_EQ(decode_error(record), "16 bytes after the last attribute do not form an attribute");
+}
+
+TEST(DecodeSnapshot, EveryCutOfARecordDecodesOrIsRefusedWithAnError)
+{
+	// A record read back from a damaged crash region or a cut file: each
+	// prefix either holds whole attributes and the header, and decodes, or
+	// is refused with an Error; nothing else happens.
+	const std::vector<std::byte> &whole = sample_snapshot().record;
+	std::size_t decoded = 0;
+	for (std::size_t length = 0; length < whole.size(); length++) {
+		std::vector<std::byte> prefix(whole.begin(),
+					      whole.begin() + static_cast<std::ptrdiff_t>(length));
+		try {
+			Snapshot snapshot = decode_snapshot(stream_of(prefix), context);
+			EXPECT_EQ(snapshot.record, prefix);
+			decoded++;
+		} catch (const Error &error) {
+			EXPECT_FALSE(error.message().empty());
+		}
+	}
+	// The cuts between the attributes after the header.
+	EXPECT_GT(decoded, 5u);
+}
+
+TEST(DecodeSnapshot, DamagedBytesAreDecodedOrRefusedWithAnError)
+{
+	const std::vector<std::byte> &whole = sample_snapshot().record;
+	std::mt19937 random(20261204);
+	std::uniform_int_distribution<std::size_t> position(0, whole.size() - 1);
+	std::uniform_int_distribution<int> value(0, 255);
+	std::size_t refused = 0;
+	for (int round = 0; round < 4000; round++) {
+		std::vector<std::byte> damaged = whole;
+		for (int flips = 1 + round % 4; flips > 0; flips--)
+			damaged[position(random)] = static_cast<std::byte>(value(random));
+		try {
+			decode_snapshot(stream_of(damaged), context);
+		} catch (const Error &) {
+			refused++;
+		}
+	}
+	EXPECT_GT(refused, 0u);
+}
+
+// ---- the dump's and the notification's header ------------------------------
+
+// A SNAPSHOT_GET dump message (and a SNAPSHOT notification): the record's
+// header bytes, then RECORD_SIZE.
+GenlMessage listing_message(const Snapshot &snapshot, bool with_size = true)
+{
+	RecordBuilder header;
+	put_header(header, snapshot.header);
+	GenlMessage message = reply_carrying(header.bytes());
+	if (with_size)
+		message.put_u32(EDGEDMA_A_SNAPSHOT_RECORD_SIZE, snapshot.header.record_size);
+	return message;
+}
+
+constexpr std::string_view dump_context = "SNAPSHOT_GET reply";
+
+TEST(DecodeSnapshotHeader, ReadsADumpMessage)
+{
+	const Snapshot snapshot = sample_snapshot();
+	SnapshotHeader header =
+		decode_snapshot_header(listing_message(snapshot).attributes(), dump_context);
+	EXPECT_EQ(header, snapshot.header);
+	EXPECT_EQ(header.record_size, snapshot.record.size());
+}
+
+TEST(DecodeSnapshotHeader, KeepsWhatTheTriggerKnew)
+{
+	Snapshot snapshot = sample_snapshot();
+	snapshot.header.trigger = EDGEDMA_SNAPSHOT_TRIGGER_FINDING;
+	snapshot.header.trigger_addr.reset();
+	snapshot.header.trigger_access = EDGEDMA_ACCESS_READ;
+	snapshot.header.trigger_reason = 17;
+	snapshot.header.trigger_symbol = "edu_irq_error";
+	snapshot.header.finding_seq = 12;
+	EXPECT_EQ(decode_snapshot_header(listing_message(snapshot).attributes(), dump_context),
+		  snapshot.header);
+}
+
+TEST(DecodeSnapshotHeader, RequiresTheRecordSize)
+{
+	GenlMessage message = listing_message(sample_snapshot(), false);
+	EXPECT_EQ(error_message_of(
+			  [&] { decode_snapshot_header(message.attributes(), dump_context); },
+			  dump_context),
+		  "missing EDGEDMA_A_SNAPSHOT_RECORD_SIZE");
+}
+
+TEST(DecodeSnapshotHeader, SkipsTheBodyOfAWholeRecord)
+{
+	// A notification of a newer module may carry more than the header.
+	const Snapshot snapshot = sample_snapshot();
+	GenlMessage message = reply_carrying(snapshot.record);
+	message.put_u32(EDGEDMA_A_SNAPSHOT_RECORD_SIZE, snapshot.header.record_size);
+	EXPECT_EQ(decode_snapshot_header(message.attributes(), dump_context), snapshot.header);
+}
+
+// ---- SNAPSHOT_TAKE ---------------------------------------------------------
+
+constexpr std::string_view take_context = "SNAPSHOT_TAKE reply";
+
+TEST(DecodeSnapshotTaken, ReadsTheSeqPaddedAsTheKernelSendsIt)
+{
+	GenlMessage reply(EDGEDMA_CMD_SNAPSHOT_TAKE);
+	reply.put_u64_padded(EDGEDMA_A_SNAPSHOT_SEQ, 0x1'0000'002a, EDGEDMA_A_SNAPSHOT_PAD);
+	EXPECT_EQ(decode_snapshot_taken(reply.attributes(), take_context), 0x1'0000'002au);
+}
+
+TEST(DecodeSnapshotTaken, RequiresTheSeq)
+{
+	GenlMessage reply(EDGEDMA_CMD_SNAPSHOT_TAKE);
+	EXPECT_EQ(error_message_of([&] { decode_snapshot_taken(reply.attributes(), take_context); },
+				   take_context),
+		  "missing EDGEDMA_A_SNAPSHOT_SEQ");
+}
+
+} // namespace
+} // namespace edgedma::test

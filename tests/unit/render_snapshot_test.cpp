@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// `edgedma snapshot`: the JSON and text it makes of snapshots.
+#include <set>
+
+#include <linux/edgedma.h>
+#include <nlohmann/json.hpp>
+
+#include "format.hpp"
+#include "snapshot_records.hpp"
+#include "snapshot_render.hpp"
+#include "test_support.hpp"
+
+namespace edgedma::test {
+namespace {
+
+using cli::snapshot_header_json;
+using cli::snapshot_json;
+using cli::snapshot_list_text;
+using cli::snapshot_summary;
+using cli::snapshot_text;
+
+// Symbols for the callers the kernel did not name (the sg segment's, the
+// coherent allocation's); the named ones must not be looked up here.
+const Symbolizer symbols = Symbolizer::parse(
+	"ffffffffc0a01000 t edu_map\t[edgedma_test_edu]\n"
+	"ffffffffc0a01280 t edu_map_sg\t[edgedma_test_edu]\n"
+	"ffffffffc0a01380 t edu_other\t[edgedma_test_edu]\n"
+	"ffffffffc0a01480 t edu_alloc\t[edgedma_test_edu]\n"
+	"ffffffffc0a01580 t edu_end\t[edgedma_test_edu]\n");
+
+std::set<std::string> keys_of(const nlohmann::json &object)
+{
+	std::set<std::string> keys;
+	for (const auto &item : object.items())
+		keys.insert(item.key());
+	return keys;
+}
+
+nlohmann::json parsed_json(const Snapshot &snapshot)
+{
+	return nlohmann::json::parse(snapshot_json(snapshot, symbols).dump());
+}
+
+// ---- show --json -----------------------------------------------------------
+
+TEST(SnapshotJson, HasTheKeysTheIssueAsksForAndTheRest)
+{
+	auto parsed = parsed_json(sample_snapshot());
+	const std::set<std::string> keys = keys_of(parsed);
+	for (const char *required : {"seq", "time_ns", "trigger", "device", "driver", "registers",
+				     "descriptors", "views", "mappings", "history"})
+		EXPECT_TRUE(keys.contains(required)) << required;
+	EXPECT_EQ(keys, (std::set<std::string>{
+				"seq", "time_ns", "real_time_ns", "cpu", "trigger", "trigger_addr",
+				"trigger_access", "trigger_reason", "trigger_symbol", "finding_seq",
+				"device", "driver", "record_size", "kernel_release", "hook_mode",
+				"truncated", "registers", "descriptors", "views", "mappings",
+				"mappings_left_out", "history", "skipped"}));
+}
+
+TEST(SnapshotJson, CarriesTheHeader)
+{
+	const Snapshot snapshot = sample_snapshot();
+	auto parsed = parsed_json(snapshot);
+	EXPECT_EQ(parsed["seq"], 7);
+	EXPECT_EQ(parsed["time_ns"], sample_snapshot_time_ns);
+	EXPECT_EQ(parsed["real_time_ns"], sample_snapshot_real_time_ns);
+	EXPECT_EQ(parsed["cpu"], 1);
+	EXPECT_EQ(parsed["trigger"], "manual");
+	EXPECT_EQ(parsed["trigger_addr"], "0xfffff040");
+	EXPECT_TRUE(parsed["trigger_access"].is_null());
+	EXPECT_TRUE(parsed["trigger_reason"].is_null());
+	EXPECT_TRUE(parsed["trigger_symbol"].is_null());
+	EXPECT_TRUE(parsed["finding_seq"].is_null());
+	EXPECT_EQ(parsed["device"], "0000:00:04.0");
+	EXPECT_EQ(parsed["driver"], "edgedma_test_edu");
+	EXPECT_EQ(parsed["record_size"], snapshot.record.size());
+	EXPECT_EQ(parsed["kernel_release"], "6.1.0-28-amd64");
+	EXPECT_EQ(parsed["hook_mode"], "kprobe");
+	EXPECT_EQ(parsed["truncated"], true);
+	EXPECT_EQ(parsed["mappings_left_out"], 2);
+}
+
+TEST(SnapshotJson, HasEmptyArraysForThePartsNotCapturedYet)
+{
+	auto parsed = parsed_json(sample_snapshot());
+	for (const char *part : {"registers", "descriptors", "views"}) {
+		EXPECT_TRUE(parsed[part].is_array()) << part;
+		EXPECT_TRUE(parsed[part].empty()) << part;
+	}
+}
+
+TEST(SnapshotJson, ListsTheMappingsMarkingTheOneHoldingTheAddress)
+{
+	auto mappings = parsed_json(sample_snapshot())["mappings"];
+	ASSERT_EQ(mappings.size(), 2u);
+	EXPECT_EQ(keys_of(mappings[0]),
+		  (std::set<std::string>{"dma_addr", "size", "dir", "call", "attrs", "cpu_phys",
+					 "cpu_virt", "caller", "caller_addr", "time_ns",
+					 "sg_index", "sg_count", "holds_trigger_addr"}));
+	EXPECT_EQ(mappings[0]["dma_addr"], "0xfffff000");
+	EXPECT_EQ(mappings[0]["size"], 4096);
+	EXPECT_EQ(mappings[0]["dir"], "to-device");
+	EXPECT_EQ(mappings[0]["call"], "dma_map_page");
+	EXPECT_EQ(mappings[0]["cpu_phys"], "0x123456000");
+	EXPECT_TRUE(mappings[0]["cpu_virt"].is_null());
+	// The kernel's name for the caller, made when it took the snapshot.
+	EXPECT_EQ(mappings[0]["caller"], "edu_map+0x44/0x100 [edgedma_test_edu]");
+	EXPECT_EQ(mappings[0]["caller_addr"], "0xffffffffc0a01234");
+	EXPECT_TRUE(mappings[0]["sg_index"].is_null());
+	EXPECT_EQ(mappings[0]["holds_trigger_addr"], true);
+	// No kernel name: the symbols name it.
+	EXPECT_EQ(mappings[1]["caller"], "edu_map_sg+0x80/0x100 [edgedma_test_edu]");
+	EXPECT_EQ(mappings[1]["call"], "dma_map_sg");
+	EXPECT_EQ(mappings[1]["sg_index"], 1);
+	EXPECT_EQ(mappings[1]["sg_count"], 2);
+	EXPECT_EQ(mappings[1]["attrs"], "0x100");
+	EXPECT_EQ(mappings[1]["holds_trigger_addr"], false);
+}
+
+TEST(SnapshotJson, ListsTheRecentUnmapsAsHistory)
+{
+	auto history = parsed_json(sample_snapshot())["history"];
+	ASSERT_EQ(history.size(), 2u);
+	EXPECT_EQ(keys_of(history[0]),
+		  (std::set<std::string>{"dma_addr", "size", "dir", "call", "cpu_phys",
+					 "map_time_ns", "unmap_time_ns", "map_caller", "map_caller_addr",
+					 "unmap_caller", "unmap_caller_addr",
+					 "covers_trigger_addr"}));
+	EXPECT_EQ(history[0]["dma_addr"], "0xfffff000");
+	EXPECT_EQ(history[0]["cpu_phys"], "0x123456000");
+	EXPECT_TRUE(history[1]["cpu_phys"].is_null());
+	EXPECT_EQ(history[0]["unmap_time_ns"], sample_snapshot_time_ns - 3'000'000);
+	EXPECT_EQ(history[0]["map_caller"], "edu_map+0x44/0x100 [edgedma_test_edu]");
+	EXPECT_EQ(history[0]["unmap_caller"], "edu_unmap+0x20/0x80 [edgedma_test_edu]");
+	EXPECT_EQ(history[0]["covers_trigger_addr"], true);
+	EXPECT_EQ(history[1]["call"], "dma_alloc_coherent");
+	EXPECT_EQ(history[1]["map_caller"], "edu_alloc+0x80/0x100 [edgedma_test_edu]");
+	// Unknown to the module (0): null, not a made-up name.
+	EXPECT_TRUE(history[1]["unmap_caller"].is_null());
+	EXPECT_TRUE(history[1]["unmap_caller_addr"].is_null());
+	EXPECT_EQ(history[1]["covers_trigger_addr"], false);
+}
+
+TEST(SnapshotJson, NamesTheSkippedPartsAndTheirReasons)
+{
+	Snapshot snapshot = sample_snapshot();
+	snapshot.skipped.push_back({EDGEDMA_SNAPSHOT_PART_MAPPINGS, 99});
+	auto skipped = parsed_json(snapshot)["skipped"];
+	EXPECT_EQ(skipped, nlohmann::json::parse(R"([{"part": "unmapped", "reason": "lock-busy"},
+						      {"part": "mappings", "reason": "reason-99"}])"));
+}
+
+TEST(SnapshotJson, SaysNullForWhatARecordCutShortLacks)
+{
+	Snapshot snapshot = sample_snapshot();
+	snapshot.kernel_release.reset();
+	snapshot.hook_mode.reset();
+	snapshot.header.trigger_addr.reset();
+	auto parsed = parsed_json(snapshot);
+	EXPECT_TRUE(parsed["kernel_release"].is_null());
+	EXPECT_TRUE(parsed["hook_mode"].is_null());
+	EXPECT_TRUE(parsed["trigger_addr"].is_null());
+	EXPECT_EQ(parsed["mappings"][0]["holds_trigger_addr"], false);
+}
+
+// ---- show ------------------------------------------------------------------
+
+TEST(SnapshotText, ShowsTheHeader)
+{
+	const Snapshot snapshot = sample_snapshot();
+	std::string text = snapshot_text(snapshot, symbols);
+	EXPECT_TRUE(contains(text, "snapshot 7\n"
+				   "  TRUNCATED: the record ran out of room (snapshot_size); what "
+				   "did not fit is missing\n"
+				   "  taken:         2026-12-04 20:44:43.123 UTC on CPU 1 (kernel "
+				   "clock 5.000000 s)\n"
+				   "  trigger:       manual\n"
+				   "  address:       0xfffff040\n"
+				   "  device:        0000:00:04.0 (edgedma_test_edu)\n"
+				   "  kernel:        6.1.0-28-amd64\n"
+				   "  hook mode:     kprobe\n"
+				   "  record:        " +
+					   std::to_string(snapshot.record.size()) + " bytes\n"))
+		<< text;
+}
+
+TEST(SnapshotText, ShowsWhatTheTriggerKnew)
+{
+	Snapshot snapshot = sample_snapshot();
+	snapshot.header.trigger = EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT;
+	snapshot.header.trigger_access = EDGEDMA_ACCESS_WRITE;
+	snapshot.header.trigger_reason = 5;
+	snapshot.header.trigger_symbol = "edu_irq_error";
+	snapshot.header.finding_seq = 12;
+	snapshot.header.driver.clear();
+	std::string text = snapshot_text(snapshot, symbols);
+	EXPECT_TRUE(contains(text, "  trigger:       iommu-fault\n"
+				   "  handler:       edu_irq_error\n"
+				   "  fault reason:  5\n"
+				   "  finding:       #12\n"
+				   "  address:       0xfffff040 (write)\n"
+				   "  device:        0000:00:04.0 (no driver)\n"))
+		<< text;
+}
+
+TEST(SnapshotText, ShowsTheMappingsWithTheOneHoldingTheAddressMarked)
+{
+	std::string text = snapshot_text(sample_snapshot(), symbols);
+	EXPECT_TRUE(contains(
+		text,
+		"live mappings: 2 listed, 2 left out (snapshot_mappings, or no room)\n"
+		"     DMA ADDRESS  SIZE  DIR          CALL              MAPPED           CALLER\n"
+		"  *  0xfffff000   4096  to-device    dma_map_page      12.30 ms before  "
+		"edu_map+0x44/0x100 [edgedma_test_edu]\n"
+		"     0xffffe000    512  from-device  dma_map_sg [1/2]  1.000 s before   "
+		"edu_map_sg+0x80/0x100 [edgedma_test_edu]\n"
+		"  (* holds the snapshot's address 0xfffff040)\n"))
+		<< text;
+}
+
+TEST(SnapshotText, ShowsTheRecentUnmapsWithWhenAndByWhom)
+{
+	std::string text = snapshot_text(sample_snapshot(), symbols);
+	EXPECT_TRUE(contains(text, "recent unmaps: 2 listed\n"
+				   "  * 0xfffff000  4096 bytes  to-device  dma_map_page\n"
+				   "      mapped   1.200 s before by edu_map+0x44/0x100 "
+				   "[edgedma_test_edu]\n"
+				   "      unmapped 3.00 ms before by edu_unmap+0x20/0x80 "
+				   "[edgedma_test_edu]\n"
+				   "    0xffffd000  8192 bytes  bidirectional  dma_alloc_coherent\n"
+				   "      mapped   3.000 s before by edu_alloc+0x80/0x100 "
+				   "[edgedma_test_edu]\n"
+				   "      unmapped 500.00 ms before by unknown\n"
+				   "  (* covered the snapshot's address 0xfffff040)\n"))
+		<< text;
+}
+
+TEST(SnapshotText, ShowsTheSkippedPartsWithTheirReasons)
+{
+	Snapshot snapshot = sample_snapshot();
+	snapshot.skipped.push_back({EDGEDMA_SNAPSHOT_PART_MAPPINGS, EDGEDMA_SKIP_DEVICE_UNSEEN});
+	std::string text = snapshot_text(snapshot, symbols);
+	EXPECT_TRUE(contains(text, "skipped parts:\n"
+				   "  unmapped: lock-busy (a lock was held; at panic its holder "
+				   "may be a stopped CPU)\n"
+				   "  mappings: device-unseen (the device made no DMA-API call "
+				   "edgedma saw)\n"))
+		<< text;
+}
+
+TEST(SnapshotText, SaysNothingOfTruncationOrSkipsWhenThereWereNone)
+{
+	Snapshot snapshot = sample_snapshot();
+	snapshot.truncated = false;
+	snapshot.skipped.clear();
+	snapshot.mappings_left_out = 0;
+	std::string text = snapshot_text(snapshot, symbols);
+	EXPECT_FALSE(contains(text, "TRUNCATED")) << text;
+	EXPECT_FALSE(contains(text, "skipped")) << text;
+	EXPECT_FALSE(contains(text, "left out")) << text;
+	EXPECT_TRUE(contains(text, "live mappings: 2 listed\n")) << text;
+}
+
+TEST(SnapshotText, ShowsEmptyPartsAndNoAddress)
+{
+	Snapshot snapshot = sample_snapshot();
+	snapshot.header.trigger_addr.reset();
+	snapshot.mappings.clear();
+	snapshot.unmaps.clear();
+	snapshot.kernel_release.reset();
+	snapshot.hook_mode.reset();
+	std::string text = snapshot_text(snapshot, symbols);
+	EXPECT_TRUE(contains(text, "  address:       none given\n")) << text;
+	EXPECT_TRUE(contains(text, "  kernel:        unknown (not in the record)\n")) << text;
+	EXPECT_TRUE(contains(text, "live mappings: 0 listed, 2 left out")) << text;
+	EXPECT_TRUE(contains(text, "recent unmaps: 0 listed\n")) << text;
+	EXPECT_FALSE(contains(text, "*")) << text;
+}
+
+// ---- take ------------------------------------------------------------------
+
+TEST(SnapshotSummary, SaysWhereTheAddressWas)
+{
+	Snapshot snapshot = sample_snapshot();
+	EXPECT_EQ(snapshot_summary(snapshot),
+		  "snapshot 7 of 0000:00:04.0 (edgedma_test_edu): 2 live mappings, 2 recent "
+		  "unmaps; 0xfffff040 is in a live mapping; 1 part skipped; TRUNCATED\n");
+
+	snapshot.mappings.erase(snapshot.mappings.begin());
+	snapshot.truncated = false;
+	snapshot.skipped.clear();
+	EXPECT_EQ(snapshot_summary(snapshot),
+		  "snapshot 7 of 0000:00:04.0 (edgedma_test_edu): 1 live mapping, 2 recent "
+		  "unmaps; 0xfffff040 was unmapped 3.00 ms before\n");
+
+	snapshot.unmaps.erase(snapshot.unmaps.begin());
+	EXPECT_EQ(snapshot_summary(snapshot),
+		  "snapshot 7 of 0000:00:04.0 (edgedma_test_edu): 1 live mapping, 1 recent "
+		  "unmap; 0xfffff040 is in no live mapping or recent unmap\n");
+
+	snapshot.header.trigger_addr.reset();
+	snapshot.header.driver.clear();
+	EXPECT_EQ(snapshot_summary(snapshot),
+		  "snapshot 7 of 0000:00:04.0 (no driver): 1 live mapping, 1 recent unmap\n");
+}
+
+TEST(SnapshotTakeAddress, ReadsHexWith0xAndDecimalWithout)
+{
+	using cli::parse_dma_address;
+	EXPECT_EQ(parse_dma_address("0xfffff000", "--addr"), 0xfffff000u);
+	EXPECT_EQ(parse_dma_address("0XFFFFF000", "--addr"), 0xfffff000u);
+	EXPECT_EQ(parse_dma_address("4096", "--addr"), 4096u);
+	// Not octal, as C and CLI11 would read it.
+	EXPECT_EQ(parse_dma_address("010", "--addr"), 10u);
+	EXPECT_EQ(parse_dma_address("0xffffffffffffffff", "--addr"), UINT64_MAX);
+}
+
+TEST(SnapshotTakeAddress, RefusesWhatIsNoAddress)
+{
+	for (const char *text : {"", "0x", "-1", "+1", "12z", "0x12z", "1 ", "0xffffffffffffffff0",
+				 "18446744073709551616", "0b101"}) {
+		SCOPED_TRACE(text);
+		try {
+			cli::parse_dma_address(text, "--addr");
+			ADD_FAILURE() << "took it";
+		} catch (const cli::UsageError &error) {
+			EXPECT_EQ(std::string(error.what()),
+				  std::string("--addr ") + text +
+					  ": not a DMA address (0x and hex digits, or decimal)");
+		}
+	}
+}
+
+// ---- list ------------------------------------------------------------------
+
+TEST(SnapshotList, IsATableOfTheHeaders)
+{
+	SnapshotHeader first = sample_snapshot().header;
+	SnapshotHeader second = first;
+	second.seq = 12;
+	second.real_time_ns += 61'000'000'000;
+	second.trigger = EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT;
+	second.trigger_addr.reset();
+	second.device = "fe2c0000.dma-controller";
+	second.driver.clear();
+	second.record_size = 32768;
+	EXPECT_EQ(snapshot_list_text({first, second}),
+		  "SEQ  TAKEN                        TRIGGER      DEVICE                   "
+		  "DRIVER            ADDRESS     BYTES\n"
+		  "  7  2026-12-04 20:44:43.123 UTC  manual       0000:00:04.0             "
+		  "edgedma_test_edu  0xfffff040    " +
+			  std::to_string(first.record_size) +
+			  "\n"
+			  " 12  2026-12-04 20:45:44.123 UTC  iommu-fault  fe2c0000.dma-controller  "
+			  "-                 -           32768\n");
+}
+
+TEST(SnapshotList, JsonHasEveryHeaderField)
+{
+	SnapshotHeader header = sample_snapshot().header;
+	header.trigger_access = EDGEDMA_ACCESS_READ;
+	auto parsed = nlohmann::json::parse(snapshot_header_json(header).dump());
+	EXPECT_EQ(keys_of(parsed),
+		  (std::set<std::string>{"seq", "time_ns", "real_time_ns", "cpu", "trigger",
+					 "trigger_addr", "trigger_access", "trigger_reason",
+					 "trigger_symbol", "finding_seq", "device", "driver",
+					 "record_size"}));
+	EXPECT_EQ(parsed["seq"], 7);
+	EXPECT_EQ(parsed["trigger_access"], "read");
+	EXPECT_EQ(parsed["record_size"], header.record_size);
+}
+
+} // namespace
+} // namespace edgedma::test

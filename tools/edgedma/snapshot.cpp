@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+//
+// edgedma snapshot take|list|show: a device's DMA state as the module froze
+// it (Documentation/snapshots.rst).
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+
+#include <edgedma/client.hpp>
+#include <edgedma/error.hpp>
+
+#include "command.hpp"
+#include "format.hpp"
+#include "snapshot_render.hpp"
+
+namespace edgedma::cli {
+namespace {
+
+// Device names and caller names come from drivers and the kernel: a broken
+// one must not make the output throw.
+std::string json_text(const nlohmann::ordered_json &document)
+{
+	return document.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+struct TakeOptions {
+	std::string device;
+	std::optional<std::string> address;
+};
+
+int snapshot_take(const TakeOptions &options)
+{
+	std::optional<std::uint64_t> address;
+	if (options.address)
+		address = parse_dma_address(*options.address, "--addr");
+	Client client;
+	const std::uint64_t seq = client.snapshot_take(options.device, address);
+	Snapshot snapshot;
+	try {
+		snapshot = client.snapshot_get(seq);
+	} catch (const Error &) {
+		// It was taken all the same: say which one before the reason it
+		// cannot be read back.
+		std::cout << "snapshot " << seq << " of " << options.device << " taken\n";
+		throw;
+	}
+	std::cout << snapshot_summary(snapshot);
+	return 0;
+}
+
+int snapshot_list(bool json)
+{
+	Client client;
+	std::vector<SnapshotHeader> headers = client.snapshot_list();
+	if (json) {
+		for (const SnapshotHeader &header : headers)
+			std::cout << json_text(snapshot_header_json(header)) << '\n';
+		return 0;
+	}
+	if (headers.empty())
+		std::cout << "no snapshots stored\n";
+	else
+		std::cout << snapshot_list_text(headers);
+	return 0;
+}
+
+int snapshot_show(std::uint64_t seq, bool json)
+{
+	Client client;
+	Snapshot snapshot = client.snapshot_get(seq);
+	// For callers the kernel could not name when it took the snapshot.
+	Symbolizer symbols = load_kernel_symbols();
+	if (json)
+		std::cout << json_text(snapshot_json(snapshot, symbols)) << '\n';
+	else
+		std::cout << snapshot_text(snapshot, symbols);
+	return 0;
+}
+
+Action setup_take(CLI::App &command)
+{
+	auto options = std::make_shared<TakeOptions>();
+	command.add_option("device", options->device,
+			   "The device (its dev_name(), e.g. 0000:00:04.0): a PCI or platform "
+			   "device")
+		->required();
+	command.add_option("--addr", options->address,
+			   "A DMA address of the device the snapshot is about (0x... or "
+			   "decimal): its mapping and latest unmap come first")
+		->type_name("ADDR");
+	command.footer("Prints the new snapshot's seq with what it holds. The module refuses "
+		       "when the device's snapshots are rate limited (snapshot_rate) or no "
+		       "slot is free.");
+	return [options] { return snapshot_take(*options); };
+}
+
+Action setup_list(CLI::App &command)
+{
+	auto json = std::make_shared<bool>(false);
+	command.add_flag("--json", *json, "One JSON object per snapshot and line");
+	command.footer("The module keeps the newest snapshot_slots snapshots.");
+	return [json] { return snapshot_list(*json); };
+}
+
+Action setup_show(CLI::App &command)
+{
+	auto seq = std::make_shared<std::uint64_t>(0);
+	auto json = std::make_shared<bool>(false);
+	command.add_option("seq", *seq, "The snapshot's sequence number (snapshot list)")
+		->required()
+		->check(CLI::PositiveNumber);
+	command.add_flag("--json", *json, "Print one JSON object instead of text");
+	command.footer("Shows the header, the device's live mappings (the one holding the "
+		       "snapshot's address marked *), its recent unmaps with who mapped and "
+		       "unmapped them and when, and the parts left out and why.");
+	return [seq, json] { return snapshot_show(*seq, *json); };
+}
+
+struct SnapshotCommand {
+	std::string_view name;
+	std::string_view description;
+	Setup setup;
+};
+
+constexpr SnapshotCommand snapshot_commands[] = {
+	{"take", "Take a snapshot of a device now", setup_take},
+	{"list", "List the snapshots the module holds", setup_list},
+	{"show", "Show one snapshot whole", setup_show},
+};
+
+} // namespace
+
+Action setup_snapshot(CLI::App &command)
+{
+	command.require_subcommand(1);
+	auto actions = std::make_shared<std::map<const CLI::App *, Action>>();
+	for (const auto &snapshot_command : snapshot_commands) {
+		CLI::App *sub = command.add_subcommand(std::string(snapshot_command.name),
+						       std::string(snapshot_command.description));
+		actions->emplace(sub, snapshot_command.setup(*sub));
+	}
+	command.footer("A snapshot freezes what a device had mapped and recently unmapped, "
+		       "and by whom, when DMA goes wrong or when asked. All of them need "
+		       "CAP_SYS_ADMIN.");
+	return [&command, actions] {
+		return actions->at(command.get_subcommands().front())();
+	};
+}
+
+} // namespace edgedma::cli

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+#pragma once
+
+// How `edgedma snapshot` shows snapshots: the list of stored ones, one
+// whole, and the line `snapshot take` prints.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <edgedma/snapshot.hpp>
+#include <edgedma/symbolizer.hpp>
+
+namespace edgedma::cli {
+
+// `edgedma snapshot take`: one line, "snapshot SEQ of DEVICE (DRIVER): N live
+// mappings, N recent unmaps", then, when the snapshot is about an address,
+// where that address was ("0x1000 is in a live mapping", "0x1000 was
+// unmapped 3.00 ms before", "0x1000 is in no live mapping or recent
+// unmap"), then "N parts skipped" and "TRUNCATED" when so.
+std::string snapshot_summary(const Snapshot &snapshot);
+
+// `edgedma snapshot list --json`, one object per snapshot: seq, time_ns,
+// real_time_ns, cpu, trigger (a word), trigger_addr ("0x..." or null),
+// trigger_access (a word or null), trigger_reason, trigger_symbol,
+// finding_seq (null when absent), device, driver, record_size.
+nlohmann::ordered_json snapshot_header_json(const SnapshotHeader &header);
+
+// `edgedma snapshot list`: a table, a line per snapshot (SEQ, TAKEN in UTC,
+// TRIGGER, DEVICE, DRIVER "-" when none, ADDRESS "-" when none, BYTES of
+// the record), after a header line.
+std::string snapshot_list_text(const std::vector<SnapshotHeader> &headers);
+
+// `edgedma snapshot show --json`: one object. The header's keys as
+// snapshot_header_json() has them, then kernel_release and hook_mode (null
+// when the record lacks them), truncated (bool), registers, descriptors
+// and views (empty arrays: the module does not capture them yet),
+// mappings, mappings_left_out, history (the recent unmaps) and skipped.
+// A mapping: dma_addr, size, dir, call, attrs, cpu_phys, cpu_virt,
+// caller, caller_addr, time_ns, sg_index (null if not sg), sg_count,
+// holds_trigger_addr. An unmap: dma_addr, size, dir, call, cpu_phys,
+// map_time_ns, unmap_time_ns, map_caller, map_caller_addr, unmap_caller,
+// unmap_caller_addr, covers_trigger_addr. A skipped part: part, reason
+// (words). Addresses are "0x..." strings; callers are named by the kernel
+// when the snapshot was taken, else from symbols, null when unknown.
+nlohmann::ordered_json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols);
+
+// `edgedma snapshot show`: the header as "label: value" lines, the live
+// mappings as a table with the one holding the snapshot's address marked
+// "*", the recent unmaps with when each was mapped and unmapped (before
+// the snapshot) and by whom, the parts skipped with their reasons, the
+// mappings left out, and a TRUNCATED line when the record ran out of room.
+std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols);
+
+} // namespace edgedma::cli
