@@ -394,8 +394,10 @@ int edgedma_snapshot_take(struct device *dev,
 	struct edgedma_devrec *rec;
 	struct edgedma_record r;
 	u32 size, header_len;
+	u64 started;
 	void *buf;
 
+	started = ktime_get_mono_fast_ns();
 	rec = edgedma_devrec_find(dev);
 	if (!t->panic && !edgedma_snapshot_rate_allows(rec ? &rec->snapshots
 							   : &edgedma_untracked_rate))
@@ -424,7 +426,9 @@ int edgedma_snapshot_take(struct device *dev,
 		edgedma_put_skipped(&r, EDGEDMA_SNAPSHOT_PART_UNMAPPED,
 					     EDGEDMA_SKIP_DEVICE_UNSEEN);
 	}
-	edgedma_record_finish(&r, EDGEDMA_A_SNAPSHOT_TRUNCATED);
+	edgedma_record_finish(&r, EDGEDMA_A_SNAPSHOT_CAPTURE_NS,
+			      ktime_get_mono_fast_ns() - started, EDGEDMA_A_SNAPSHOT_TRUNCATED);
+	edgedma_snapshot_capture_took(r.len, ktime_get_mono_fast_ns() - started);
 	if (t->summary)
 		edgedma_snapshot_summarize(&r, t->summary);
 	edgedma_snapshot_commit(slot, r.len, header_len, r.truncated, !t->panic);

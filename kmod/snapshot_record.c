@@ -14,8 +14,8 @@
 
 #include "snapshot_record.h"
 
-/* The closing TRUNCATED attribute: a u32. */
-#define EDGEDMA_RECORD_TAIL	nla_total_size(sizeof(u32))
+/* The closing attributes: a u64 (how long it took), a u32 (TRUNCATED). */
+#define EDGEDMA_RECORD_TAIL	(nla_total_size(sizeof(u64)) + nla_total_size(sizeof(u32)))
 
 void edgedma_record_init(struct edgedma_record *r, void *buf, u32 size)
 {
@@ -98,15 +98,18 @@ void edgedma_record_nest_cancel(struct edgedma_record *r, int start)
 	r->len = start;
 }
 
-u32 edgedma_record_finish(struct edgedma_record *r, u16 truncated_type)
+u32 edgedma_record_finish(struct edgedma_record *r, u16 last_type, u64 last,
+			  u16 truncated_type)
 {
-	if (r->truncated) {
-		/* Written into the room kept back for it. */
-		r->room += EDGEDMA_RECORD_TAIL;
-		r->truncated = false;
+	bool truncated = r->truncated;
+
+	/* Written into the room kept back for them. */
+	r->room += EDGEDMA_RECORD_TAIL;
+	r->truncated = false;
+	edgedma_record_put_u64(r, last_type, last);
+	if (truncated)
 		edgedma_record_put_u32(r, truncated_type, 1);
-		r->truncated = true;
-	}
+	r->truncated = truncated;
 	return r->len;
 }
 

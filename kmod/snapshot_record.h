@@ -7,7 +7,8 @@
  * A put that does not fit fails, marks the record truncated and makes
  * every later put fail too, so a record is always a whole prefix of what
  * was meant; nests are closed or cancelled by their writer either way.
- * Room for the closing TRUNCATED attribute is kept back from the start.
+ * Room for the closing attributes (a u64, then TRUNCATED) is kept back
+ * from the start.
  */
 #ifndef _EDGEDMA_SNAPSHOT_RECORD_H
 #define _EDGEDMA_SNAPSHOT_RECORD_H
@@ -40,8 +41,12 @@ int edgedma_record_nest_start(struct edgedma_record *r, u16 type);
 void edgedma_record_nest_end(struct edgedma_record *r, int start);
 void edgedma_record_nest_cancel(struct edgedma_record *r, int start);
 
-/* Close the record (TRUNCATED if it was); returns its length in bytes. */
-u32 edgedma_record_finish(struct edgedma_record *r, u16 truncated_type);
+/*
+ * Close the record: @last_type with @last (room for it was kept back), then
+ * @truncated_type if it ran out of room. Returns its length in bytes.
+ */
+u32 edgedma_record_finish(struct edgedma_record *r, u16 last_type, u64 last,
+			  u16 truncated_type);
 
 /*
  * The attribute of @type at the top level of the record @buf/@len, or NULL.

@@ -55,6 +55,7 @@ static atomic64_t edgedma_snapshot_count = ATOMIC64_INIT(0);
 static atomic64_t edgedma_snapshot_suppressed = ATOMIC64_INIT(0);
 static atomic64_t edgedma_snapshot_dropped = ATOMIC64_INIT(0);
 static atomic64_t edgedma_snapshot_truncated = ATOMIC64_INIT(0);
+static atomic64_t edgedma_snapshot_capture_max = ATOMIC64_INIT(0);
 
 static void edgedma_snapshot_announce_fn(struct work_struct *work);
 static DECLARE_WORK(edgedma_snapshot_announce_work, edgedma_snapshot_announce_fn);
@@ -230,6 +231,24 @@ static void edgedma_snapshot_announce_fn(struct work_struct *work)
 static void edgedma_snapshot_kick_fn(struct irq_work *work)
 {
 	schedule_work(&edgedma_snapshot_announce_work);
+}
+
+void edgedma_snapshot_capture_took(u32 len, u64 ns)
+{
+	s64 max = atomic64_read(&edgedma_snapshot_capture_max);
+
+	while ((s64)ns > max) {
+		s64 seen = atomic64_cmpxchg(&edgedma_snapshot_capture_max, max, ns);
+
+		if (seen == max)
+			break;
+		max = seen;
+	}
+}
+
+u64 edgedma_snapshot_capture_max_ns(void)
+{
+	return atomic64_read(&edgedma_snapshot_capture_max);
 }
 
 u64 edgedma_snapshots_stored(void)

@@ -59,6 +59,10 @@ u64 edgedma_snapshot_newest(void);
 /* The most a record can take, for reply buffers. */
 u32 edgedma_snapshot_max_size(void);
 
+/* A snapshot of @len bytes took @ns to write (for GET_STATS). Any context. */
+void edgedma_snapshot_capture_took(u32 len, u64 ns);
+u64 edgedma_snapshot_capture_max_ns(void);
+
 u64 edgedma_snapshots_stored(void);
 u64 edgedma_snapshots_suppressed(void);
 u64 edgedma_snapshots_dropped(void);

@@ -391,6 +391,8 @@ enum {
 	EDGEDMA_A_STATS_SNAPSHOTS_TRUNCATED, /* stored records that ran out of room */
 	EDGEDMA_A_STATS_IOMMU_FAULTS,	/* IOMMU faults the module saw */
 	EDGEDMA_A_STATS_IOMMU_FAULTS_UNOWNED, /* of those, of no device it watches */
+	EDGEDMA_A_STATS_SNAPSHOT_CAPTURE_MAX_NS, /* the longest a snapshot took to
+					 * write, ns */
 
 	__EDGEDMA_A_STATS_MAX,
 	EDGEDMA_A_STATS_MAX = (__EDGEDMA_A_STATS_MAX - 1)
@@ -575,6 +577,8 @@ enum {
 	EDGEDMA_A_SNAPSHOT_REGISTER,	/* nested EDGEDMA_A_REGISTER_*, one per
 					 * register of the profile, its VALUE
 					 * read when the snapshot was taken */
+	EDGEDMA_A_SNAPSHOT_CAPTURE_NS,	/* u64, how long writing the record took;
+					 * the last attribute but TRUNCATED */
 
 	__EDGEDMA_A_SNAPSHOT_MAX,
 	EDGEDMA_A_SNAPSHOT_MAX = (__EDGEDMA_A_SNAPSHOT_MAX - 1)
