@@ -691,15 +691,20 @@ static void edu_rec_sg(struct edu_test *t, const char *what,
 
 /* ---- the edu DMA engine ---------------------------------------------- */
 
-static int edu_dma(struct edu_test *t, u64 src, u64 dst, u32 len, bool to_ram)
+/* Start a DMA: edu runs it 100 ms later. */
+static void edu_dma_start(struct edu_test *t, u64 src, u64 dst, u32 len, bool to_ram)
 {
-	unsigned long timeout;
-
 	writeq(src, t->regs + EDU_REG_DMA_SRC);
 	writeq(dst, t->regs + EDU_REG_DMA_DST);
 	writeq(len, t->regs + EDU_REG_DMA_CNT);
 	writeq(EDU_DMA_RUN | (to_ram ? EDU_DMA_TO_RAM : 0),
 	       t->regs + EDU_REG_DMA_CMD);
+}
+
+/* Wait for the DMA started last to finish. */
+static int edu_dma_wait(struct edu_test *t)
+{
+	unsigned long timeout;
 
 	timeout = jiffies + msecs_to_jiffies(EDU_DMA_TIMEOUT_MS);
 	while (readq(t->regs + EDU_REG_DMA_CMD) & EDU_DMA_RUN) {
@@ -713,6 +718,12 @@ static int edu_dma(struct edu_test *t, u64 src, u64 dst, u32 len, bool to_ram)
 		usleep_range(1000, 2000);
 	}
 	return 0;
+}
+
+static int edu_dma(struct edu_test *t, u64 src, u64 dst, u32 len, bool to_ram)
+{
+	edu_dma_start(t, src, dst, len, to_ram);
+	return edu_dma_wait(t);
 }
 
 /* RAM at @src -> edu's buffer at @off -> RAM at @dst. */
@@ -2012,9 +2023,9 @@ static int edu_mode_leak(struct edu_test *t)
 static int edu_mode_use_after_unmap(struct edu_test *t)
 {
 	const size_t len = 256;
-	unsigned long timeout;
 	dma_addr_t dma;
 	void *buf;
+	int ret;
 
 	buf = edu_buf_alloc(t, len);
 	if (IS_ERR(buf))
@@ -2024,24 +2035,13 @@ static int edu_mode_use_after_unmap(struct edu_test *t)
 		kfree(buf);
 		return -EIO;
 	}
-	writeq(dma, t->regs + EDU_REG_DMA_SRC);
-	writeq(EDU_DEV_BUF, t->regs + EDU_REG_DMA_DST);
-	writeq(len, t->regs + EDU_REG_DMA_CNT);
-	writeq(EDU_DMA_RUN, t->regs + EDU_REG_DMA_CMD);
+	edu_dma_start(t, dma, EDU_DEV_BUF, len, false);
 	edu_unmap_single(t, dma, len, DMA_TO_DEVICE);
 	edu_rec(t, "use-after-unmap dma=%pad len=%zu: edu reads it after the unmap",
 		&dma, len);
-
-	timeout = jiffies + msecs_to_jiffies(EDU_DMA_TIMEOUT_MS);
-	while (readq(t->regs + EDU_REG_DMA_CMD) & EDU_DMA_RUN) {
-		if (time_after(jiffies, timeout)) {
-			t->broken = true;
-			edu_rec(t, "error edu DMA did not finish in %d ms",
-				EDU_DMA_TIMEOUT_MS);
-			return -ETIMEDOUT;	/* buf leaks: it may still be read */
-		}
-		usleep_range(1000, 2000);
-	}
+	ret = edu_dma_wait(t);
+	if (ret)
+		return ret;	/* buf leaks: it may still be read */
 	kfree(buf);
 	return 0;
 }
