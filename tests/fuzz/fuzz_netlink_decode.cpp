@@ -118,6 +118,11 @@ void decode_every_set(AttributeStream attributes)
 		   encode_map_event, "map event");
 	expect_value_or_error([&] { decode_map_events(attributes, "fuzz"); });
 	expect_value_or_error([&] { decode_map_events_state(attributes); });
+	// Snapshot records: read back after a crash or from a recording, they
+	// are the decoder's least trusted input.
+	expect_value_or_error([&] { decode_snapshot(attributes, "fuzz"); });
+	expect_value_or_error([&] { decode_snapshot_header(attributes, "fuzz"); });
+	expect_value_or_error([&] { decode_snapshot_taken(attributes, "fuzz"); });
 }
 
 void decode_as_message(std::span<const std::byte> payload)
