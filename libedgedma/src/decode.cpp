@@ -20,7 +20,7 @@ namespace {
 
 using enum Presence;
 
-const std::array<AttributeRule<Info>, 9> info_rules{{
+const std::array<AttributeRule<Info>, 10> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_MODULE_VERSION), &Info::module_version, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_KERNEL_RELEASE), &Info::kernel_release, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_ARCH), &Info::arch, required},
@@ -30,9 +30,10 @@ const std::array<AttributeRule<Info>, 9> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_CACHE_LINE), &Info::cache_line, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_DMA_ALIGNMENT), &Info::dma_alignment, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_MODE), &Info::hook_mode, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS), &Info::iommu_fault_hooks, optional},
 }};
 
-const std::array<AttributeRule<Stats>, 25> stats_rules{{
+const std::array<AttributeRule<Stats>, 27> stats_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_STATS_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REQUESTS), &Stats::requests, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REJECTED), &Stats::rejected, required},
@@ -64,6 +65,9 @@ const std::array<AttributeRule<Stats>, 25> stats_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_SNAPSHOTS_DROPPED), &Stats::snapshots_dropped,
 	 optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_SNAPSHOTS_TRUNCATED), &Stats::snapshots_truncated,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_IOMMU_FAULTS), &Stats::iommu_faults, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_IOMMU_FAULTS_UNOWNED), &Stats::iommu_faults_unowned,
 	 optional},
 }};
 
@@ -254,9 +258,13 @@ struct SnapshotBody {
 	std::optional<std::uint32_t> hook_mode;
 	std::optional<std::uint64_t> mappings_left_out;
 	std::optional<std::uint32_t> truncated;
+	std::optional<std::uint32_t> cache_line;
+	std::optional<std::uint32_t> coherent;
+	std::optional<std::string> profile;
+	std::optional<std::uint64_t> capture_ns;
 };
 
-const std::array<AttributeRule<SnapshotBody>, 5> snapshot_body_rules{{
+const std::array<AttributeRule<SnapshotBody>, 9> snapshot_body_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_SNAPSHOT_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_KERNEL_RELEASE), &SnapshotBody::kernel_release,
 	 optional},
@@ -264,6 +272,10 @@ const std::array<AttributeRule<SnapshotBody>, 5> snapshot_body_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_MAPPINGS_LEFT_OUT),
 	 &SnapshotBody::mappings_left_out, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_TRUNCATED), &SnapshotBody::truncated, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_CACHE_LINE), &SnapshotBody::cache_line, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_COHERENT), &SnapshotBody::coherent, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_PROFILE), &SnapshotBody::profile, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_CAPTURE_NS), &SnapshotBody::capture_ns, optional},
 }};
 
 // A mapping nested in a snapshot (EDGEDMA_A_SNAPSHOT_MAPPING): the mapping
@@ -304,6 +316,91 @@ const std::array<AttributeRule<RecentUnmap>, 12> unmapped_rules{{
 	 &RecentUnmap::unmap_caller_name, optional},
 }};
 
+// A line sharer (EDGEDMA_A_SNAPSHOT_LINE_SHARER): a mapping of any device,
+// so with its own DEVICE and DRIVER, which the module leaves out when it
+// cannot name them (at panic).
+const std::array<AttributeRule<Mapping>, 15> line_sharer_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_MAPPING_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_DEVICE), &Mapping::device, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_DRIVER), &Mapping::driver, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CALL), &Mapping::call, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_DMA_ADDR), &Mapping::dma_addr, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_SIZE), &Mapping::size, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_DIR), &Mapping::dir, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_ATTRS), &Mapping::attrs, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CPU_PHYS), &Mapping::cpu_phys, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CPU_VIRT), &Mapping::cpu_virt, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CALLER), &Mapping::caller, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_TIME_NS), &Mapping::time_ns, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_SG_INDEX), &Mapping::sg_index, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_SG_COUNT), &Mapping::sg_count, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_MAPPING_CALLER_NAME), &Mapping::caller_name, optional},
+}};
+
+// PageView keeps its 0-or-1 u32s as bools; the wire has u32s.
+struct PageFlat {
+	std::uint64_t dma_addr = 0;
+	std::optional<std::uint64_t> expected_phys;
+	std::uint32_t iommu_domain = 0;
+	std::optional<std::uint64_t> iommu_phys;
+	std::optional<std::uint32_t> iommu_unmapped;
+	std::optional<std::uint64_t> phys;
+	std::optional<std::uint64_t> cpu_virt;
+	std::optional<std::uint64_t> pte;
+	std::optional<std::uint64_t> pte_size;
+	std::optional<std::uint32_t> pte_present;
+	std::optional<std::uint32_t> pte_writable;
+	std::optional<std::uint32_t> pte_executable;
+	std::optional<std::uint64_t> pte_pfn;
+	std::optional<std::uint32_t> pte_memtype;
+	std::optional<std::uint32_t> pfn_valid;
+	std::optional<std::uint32_t> flags;
+	std::optional<std::uint32_t> refcount;
+	std::optional<std::uint32_t> swiotlb;
+};
+
+const std::array<AttributeRule<PageFlat>, 19> page_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_PAGE_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_DMA_ADDR), &PageFlat::dma_addr, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_EXPECTED_PHYS), &PageFlat::expected_phys, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_IOMMU_DOMAIN), &PageFlat::iommu_domain, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_IOMMU_PHYS), &PageFlat::iommu_phys, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_IOMMU_UNMAPPED), &PageFlat::iommu_unmapped, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_PHYS), &PageFlat::phys, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_CPU_VIRT), &PageFlat::cpu_virt, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_PTE), &PageFlat::pte, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_PTE_SIZE), &PageFlat::pte_size, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_PTE_PRESENT), &PageFlat::pte_present, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_PTE_WRITABLE), &PageFlat::pte_writable, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_PTE_EXECUTABLE), &PageFlat::pte_executable, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_PTE_PFN), &PageFlat::pte_pfn, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_PTE_MEMTYPE), &PageFlat::pte_memtype, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_PFN_VALID), &PageFlat::pfn_valid, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_FLAGS), &PageFlat::flags, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_REFCOUNT), &PageFlat::refcount, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_SWIOTLB), &PageFlat::swiotlb, optional},
+}};
+
+// A register's single attributes; its FIELD nests are walked apart.
+const std::array<AttributeRule<Register>, 8> register_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_REGISTER_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_REGISTER_NAME), &Register::name, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_REGISTER_WINDOW), &Register::window, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_REGISTER_OFFSET), &Register::offset, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_REGISTER_WIDTH), &Register::width, required},
+	// Left out when 0.
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_REGISTER_FLAGS), &Register::flags, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_REGISTER_VALUE), &Register::value, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_REGISTER_SKIPPED), &Register::skipped, optional},
+}};
+
+const std::array<AttributeRule<RegisterField>, 4> field_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_FIELD_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FIELD_NAME), &RegisterField::name, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FIELD_SHIFT), &RegisterField::shift, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_FIELD_BITS), &RegisterField::bits, required},
+}};
+
 const std::array<AttributeRule<SkippedPart>, 3> skipped_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_SKIP_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SKIP_PART), &SkippedPart::part, required},
@@ -341,6 +438,67 @@ void check_segment(const Mapping &mapping, std::string_view context)
 std::string item_context(std::string_view context, std::string_view part, std::size_t nth)
 {
 	return std::string(context) + ", " + std::string(part) + " " + std::to_string(nth);
+}
+
+// Any value but 0 is yes, as WAS_ENABLED.
+std::optional<bool> flag_of(const std::optional<std::uint32_t> &value)
+{
+	if (!value)
+		return std::nullopt;
+	return *value != 0;
+}
+
+PageView decode_page(AttributeStream attributes, std::string_view context)
+{
+	PageFlat flat = decode_set(context, attributes, page_rules);
+	PageView page;
+	page.dma_addr = flat.dma_addr;
+	page.expected_phys = flat.expected_phys;
+	page.iommu_domain = flat.iommu_domain;
+	page.iommu_phys = flat.iommu_phys;
+	page.iommu_unmapped = flat.iommu_unmapped.value_or(0) != 0;
+	page.phys = flat.phys;
+	page.cpu_virt = flat.cpu_virt;
+	page.pte = flat.pte;
+	page.pte_size = flat.pte_size;
+	page.pte_present = flag_of(flat.pte_present);
+	page.pte_writable = flag_of(flat.pte_writable);
+	page.pte_executable = flag_of(flat.pte_executable);
+	page.pte_pfn = flat.pte_pfn;
+	page.pte_memtype = flat.pte_memtype;
+	page.pfn_valid = flag_of(flat.pfn_valid);
+	page.flags = flat.flags;
+	page.refcount = flat.refcount;
+	page.swiotlb = flag_of(flat.swiotlb);
+	return page;
+}
+
+// A register, its fields (named in errors as items of it) and which of
+// VALUE and SKIPPED it has: exactly one.
+Register decode_register(AttributeStream attributes, std::string_view context)
+{
+	Register reg = decode_set(context, attributes, register_rules);
+	for_each_attribute(context, attributes, [&](const nlattr &attribute) {
+		if (nla_type(&attribute) != EDGEDMA_A_REGISTER_FIELD)
+			return;
+		const std::string item = item_context(context, "EDGEDMA_A_REGISTER_FIELD",
+						      reg.fields.size() + 1);
+		RegisterField field = decode_set(item, payload_of(attribute), field_rules);
+		if (field.shift > 63)
+			throw malformed(item, "EDGEDMA_A_FIELD_SHIFT " + std::to_string(field.shift) +
+					" is past bit 63");
+		if (field.bits < 1 || field.bits > 64)
+			throw malformed(item, "EDGEDMA_A_FIELD_BITS " + std::to_string(field.bits) +
+					" is not from 1 to 64");
+		reg.fields.push_back(std::move(field));
+	});
+	if (reg.value && reg.skipped)
+		throw malformed(context, "both EDGEDMA_A_REGISTER_VALUE and "
+				"EDGEDMA_A_REGISTER_SKIPPED");
+	if (!reg.value && !reg.skipped)
+		throw malformed(context, "missing EDGEDMA_A_REGISTER_VALUE or "
+				"EDGEDMA_A_REGISTER_SKIPPED");
+	return reg;
 }
 
 // The positive errno of the kernel's negative error, negated in unsigned
@@ -547,6 +705,10 @@ Snapshot decode_snapshot(AttributeStream record, std::string_view context)
 	snapshot.mappings_left_out = body.mappings_left_out.value_or(0);
 	// As WAS_ENABLED: any value but 0 is yes.
 	snapshot.truncated = body.truncated.value_or(0) != 0;
+	snapshot.cache_line = body.cache_line;
+	snapshot.coherent = flag_of(body.coherent);
+	snapshot.profile = std::move(body.profile);
+	snapshot.capture_ns = body.capture_ns;
 
 	for_each_attribute(context, record, [&](const nlattr &attribute) {
 		switch (nla_type(&attribute)) {
@@ -572,6 +734,27 @@ Snapshot decode_snapshot(AttributeStream record, std::string_view context)
 				item_context(context, "EDGEDMA_A_SNAPSHOT_SKIPPED",
 					     snapshot.skipped.size() + 1),
 				payload_of(attribute), skipped_rules));
+			break;
+		case EDGEDMA_A_SNAPSHOT_PAGE:
+			snapshot.pages.push_back(decode_page(
+				payload_of(attribute),
+				item_context(context, "EDGEDMA_A_SNAPSHOT_PAGE",
+					     snapshot.pages.size() + 1)));
+			break;
+		case EDGEDMA_A_SNAPSHOT_LINE_SHARER: {
+			const std::string item = item_context(context,
+							      "EDGEDMA_A_SNAPSHOT_LINE_SHARER",
+							      snapshot.line_sharers.size() + 1);
+			Mapping sharer = decode_set(item, payload_of(attribute), line_sharer_rules);
+			check_segment(sharer, item);
+			snapshot.line_sharers.push_back(std::move(sharer));
+			break;
+		}
+		case EDGEDMA_A_SNAPSHOT_REGISTER:
+			snapshot.registers.push_back(decode_register(
+				payload_of(attribute),
+				item_context(context, "EDGEDMA_A_SNAPSHOT_REGISTER",
+					     snapshot.registers.size() + 1)));
 			break;
 		default:
 			break;

@@ -58,11 +58,14 @@ MapEventsState decode_map_events_state(AttributeStream attributes);
 
 // A snapshot record: the SNAPSHOT_GET reply's attributes, and the same
 // bytes wherever else a record travels (devcoredump, the crash region,
-// recordings). Repeated parts (MAPPING, UNMAPPED, SKIPPED) come in record
-// order; each mapping gets the header's device and driver. Its u64s are
+// recordings). Repeated parts (MAPPING, UNMAPPED, SKIPPED, PAGE,
+// LINE_SHARER, REGISTER, and a register's FIELDs) come in record order;
+// each mapping gets the header's device and driver, each line sharer keeps
+// its own. Its u64s are
 // unpadded, which the decoders read regardless (memcpy). The bytes are kept
 // in Snapshot::record. Errors in a nested item name it: context ", " the
-// attribute " " its number among its kind, from 1.
+// attribute " " its number among its kind, from 1 (a register's field:
+// the register's, then ", EDGEDMA_A_REGISTER_FIELD N").
 Snapshot decode_snapshot(AttributeStream record, std::string_view context);
 // A snapshot's header and record size: a message of the SNAPSHOT_GET dump,
 // or a SNAPSHOT notification.

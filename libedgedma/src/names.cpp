@@ -7,6 +7,8 @@
 // words for a folded finding's count.
 #include <edgedma/names.hpp>
 
+#include <cstdio>
+
 #include <linux/edgedma.h>
 
 #include "report_common.hpp"
@@ -28,6 +30,10 @@ constexpr std::uint32_t first_skip_reason = EDGEDMA_SKIP_DEVICE_UNSEEN;
 constexpr std::uint32_t last_skip_reason = EDGEDMA_SKIP_READ_CLEARS;
 constexpr std::uint32_t first_access = EDGEDMA_ACCESS_READ;
 constexpr std::uint32_t last_access = EDGEDMA_ACCESS_WRITE;
+constexpr std::uint32_t first_iommu_domain = EDGEDMA_IOMMU_DOMAIN_NONE;
+constexpr std::uint32_t last_iommu_domain = EDGEDMA_IOMMU_DOMAIN_OTHER;
+constexpr std::uint32_t first_memtype = EDGEDMA_MEMTYPE_WRITE_BACK;
+constexpr std::uint32_t last_memtype = EDGEDMA_MEMTYPE_OTHER;
 
 constexpr std::string_view name_of(edgedma_finding_kind kind)
 {
@@ -140,6 +146,92 @@ constexpr std::string_view name_of(edgedma_access access)
 	return {};
 }
 
+constexpr std::string_view name_of(edgedma_iommu_domain domain)
+{
+	switch (domain) {
+	case EDGEDMA_IOMMU_DOMAIN_NONE: return "none";
+	case EDGEDMA_IOMMU_DOMAIN_IDENTITY: return "identity";
+	case EDGEDMA_IOMMU_DOMAIN_DMA: return "dma";
+	case EDGEDMA_IOMMU_DOMAIN_DMA_FQ: return "dma-fq";
+	case EDGEDMA_IOMMU_DOMAIN_BLOCKED: return "blocked";
+	case EDGEDMA_IOMMU_DOMAIN_UNMANAGED: return "unmanaged";
+	case EDGEDMA_IOMMU_DOMAIN_OTHER: return "other";
+	}
+	return {};
+}
+
+constexpr std::string_view name_of(edgedma_memtype memtype)
+{
+	switch (memtype) {
+	case EDGEDMA_MEMTYPE_WRITE_BACK: return "write-back";
+	case EDGEDMA_MEMTYPE_WRITE_COMBINE: return "write-combine";
+	case EDGEDMA_MEMTYPE_WRITE_THROUGH: return "write-through";
+	case EDGEDMA_MEMTYPE_UNCACHED: return "uncached";
+	case EDGEDMA_MEMTYPE_DEVICE: return "device";
+	case EDGEDMA_MEMTYPE_OTHER: return "other";
+	}
+	return {};
+}
+
+// The flag enums, bit by bit; a flag added to the header without a name
+// here is a -Wswitch warning.
+constexpr std::string_view name_of(edgedma_page_flag flag)
+{
+	switch (flag) {
+	case EDGEDMA_PAGE_SLAB: return "slab";
+	case EDGEDMA_PAGE_RESERVED: return "reserved";
+	case EDGEDMA_PAGE_FREE: return "free";
+	case EDGEDMA_PAGE_COMPOUND: return "compound";
+	case EDGEDMA_PAGE_HEAD: return "head";
+	}
+	return {};
+}
+
+constexpr std::string_view name_of(edgedma_register_flag flag)
+{
+	switch (flag) {
+	case EDGEDMA_REGISTER_READ_CLEARS: return "read-clears";
+	}
+	return {};
+}
+
+constexpr std::uint32_t known_page_flags = EDGEDMA_PAGE_SLAB | EDGEDMA_PAGE_RESERVED |
+					    EDGEDMA_PAGE_FREE | EDGEDMA_PAGE_COMPOUND |
+					    EDGEDMA_PAGE_HEAD;
+constexpr std::uint32_t known_register_flags = EDGEDMA_REGISTER_READ_CLEARS;
+
+// The names of the bits set in flags, in bit order; bits without a name
+// (a newer module's) as their hex value. Only the bits of known (every
+// enumerator) are converted to the enum: a number outside an enum's range
+// is undefined there.
+template <typename Flag>
+std::vector<std::string> flag_names(std::uint32_t flags, std::uint32_t known)
+{
+	std::vector<std::string> names;
+	for (std::uint32_t bit = 0; bit < 32; bit++) {
+		const std::uint32_t flag = std::uint32_t{1} << bit;
+		if (!(flags & flag))
+			continue;
+		if (flag & known) {
+			names.emplace_back(name_of(static_cast<Flag>(flag)));
+		} else {
+			char text[sizeof "0x80000000"];
+			std::snprintf(text, sizeof text, "0x%x", static_cast<unsigned>(flag));
+			names.emplace_back(text);
+		}
+	}
+	return names;
+}
+
+template <typename Flag> constexpr bool all_bits_named(std::uint32_t known)
+{
+	for (std::uint32_t bit = 0; bit < 32; bit++)
+		if ((known >> bit & 1) &&
+		    name_of(static_cast<Flag>(std::uint32_t{1} << bit)).empty())
+			return false;
+	return true;
+}
+
 // enum dma_data_direction is the kernel's (<linux/dma-direction.h>), not in
 // the uapi header; its values have been fixed since 2.6.
 constexpr std::string_view direction_names[] = {
@@ -170,6 +262,11 @@ static_assert(all_named<edgedma_snapshot_trigger>(first_snapshot_trigger,
 static_assert(all_named<edgedma_snapshot_part>(first_snapshot_part, last_snapshot_part));
 static_assert(all_named<edgedma_skip_reason>(first_skip_reason, last_skip_reason));
 static_assert(all_named<edgedma_access>(first_access, last_access));
+static_assert(first_iommu_domain == 1 && first_memtype == 1);
+static_assert(all_named<edgedma_iommu_domain>(first_iommu_domain, last_iommu_domain));
+static_assert(all_named<edgedma_memtype>(first_memtype, last_memtype));
+static_assert(all_bits_named<edgedma_page_flag>(known_page_flags));
+static_assert(all_bits_named<edgedma_register_flag>(known_register_flags));
 // CHECKS is a u32 with one bit per kind.
 static_assert(last_finding_kind <= 32);
 
@@ -304,6 +401,36 @@ std::optional<std::string_view> access_name(std::uint32_t access)
 std::string access_label(std::uint32_t access)
 {
 	return label(access_name(access), "access", access);
+}
+
+std::optional<std::string_view> iommu_domain_name(std::uint32_t domain)
+{
+	return lookup<edgedma_iommu_domain>(domain, first_iommu_domain, last_iommu_domain);
+}
+
+std::string iommu_domain_label(std::uint32_t domain)
+{
+	return label(iommu_domain_name(domain), "domain", domain);
+}
+
+std::optional<std::string_view> memtype_name(std::uint32_t memtype)
+{
+	return lookup<edgedma_memtype>(memtype, first_memtype, last_memtype);
+}
+
+std::string memtype_label(std::uint32_t memtype)
+{
+	return label(memtype_name(memtype), "memtype", memtype);
+}
+
+std::vector<std::string> page_flag_names(std::uint32_t flags)
+{
+	return flag_names<edgedma_page_flag>(flags, known_page_flags);
+}
+
+std::vector<std::string> register_flag_names(std::uint32_t flags)
+{
+	return flag_names<edgedma_register_flag>(flags, known_register_flags);
 }
 
 std::uint32_t check_bit(std::uint32_t kind)

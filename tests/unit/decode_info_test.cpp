@@ -21,6 +21,7 @@ const Info sample_info{
 	.cache_line = 64,
 	.dma_alignment = 128,
 	.hook_mode = EDGEDMA_HOOK_MODE_KPROBE,
+	.iommu_fault_hooks = "arm_smmu_handle_evt,_dev_info",
 };
 
 #define NAMED(type) EDGEDMA_NAMED_ATTRIBUTE(type)
@@ -56,6 +57,8 @@ GenlMessage info_reply(const Info &info, std::optional<int> left_out = std::null
 		reply.put_u32(EDGEDMA_A_INFO_DMA_ALIGNMENT, info.dma_alignment);
 	if (wanted(EDGEDMA_A_INFO_HOOK_MODE))
 		reply.put_u32(EDGEDMA_A_INFO_HOOK_MODE, info.hook_mode);
+	if (info.iommu_fault_hooks && wanted(EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS))
+		reply.put_string(EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS, *info.iommu_fault_hooks);
 	return reply;
 }
 
@@ -93,8 +96,28 @@ TEST(DecodeInfo, SkipsAttributesItDoesNotKnow)
 		.put_u32(EDGEDMA_A_INFO_CACHE_LINE, sample_info.cache_line)
 		.put_u32(from_a_newer_module + 2, 7)
 		.put_u32(EDGEDMA_A_INFO_DMA_ALIGNMENT, sample_info.dma_alignment)
-		.put_u32(EDGEDMA_A_INFO_HOOK_MODE, sample_info.hook_mode);
+		.put_u32(EDGEDMA_A_INFO_HOOK_MODE, sample_info.hook_mode)
+		.put_string(EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS, *sample_info.iommu_fault_hooks);
 	EXPECT_EQ(decode_info(reply.attributes()), sample_info);
+}
+
+TEST(DecodeInfo, TakesAModuleWithoutIommuFaultHooks)
+{
+	Info older = sample_info;
+	older.iommu_fault_hooks.reset();
+	EXPECT_EQ(decode_info(info_reply(older).attributes()), older);
+	// Caught nowhere: "", which is not absent.
+	Info nowhere = sample_info;
+	nowhere.iommu_fault_hooks = "";
+	EXPECT_EQ(decode_info(info_reply(nowhere).attributes()), nowhere);
+}
+
+TEST(DecodeInfo, RejectsIommuFaultHooksWithoutTerminatingNul)
+{
+	auto reply = info_reply(sample_info, EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS);
+	reply.put_text_without_nul(EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS, "dmar_fault");
+	EXPECT_EQ(decode_error(reply.attributes()),
+		  "EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS is not a NUL-terminated string");
 }
 
 TEST(DecodeInfo, NamesEachMissingRequiredAttribute)
@@ -161,7 +184,12 @@ TEST(DecodeInfo, RejectsRepeatedAttribute)
 
 TEST(DecodeInfo, RejectsStreamCutInsideAnAttribute)
 {
-	auto reply = info_reply(sample_info);
+	// Ending with a u32 (HOOK_MODE), as a module before
+	// IOMMU_FAULT_HOOKS sent it: a string's NUL padding may be cut away
+	// harmlessly.
+	Info older = sample_info;
+	older.iommu_fault_hooks.reset();
+	auto reply = info_reply(older);
 	auto attributes = reply.attributes();
 	auto cut = attributes.first(attributes.size() - 2);
 	EXPECT_EQ(decode_error(cut),

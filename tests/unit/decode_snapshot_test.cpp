@@ -383,7 +383,8 @@ TEST(DecodeSnapshot, EveryCutOfARecordDecodesOrIsRefusedWithAnError)
 	// A record read back from a damaged crash region or a cut file: each
 	// prefix either holds whole attributes and the header, and decodes, or
 	// is refused with an Error; nothing else happens.
-	const std::vector<std::byte> &whole = sample_snapshot().record;
+	for (const Snapshot &sample : {sample_snapshot(), sample_snapshot_with_views()}) {
+	const std::vector<std::byte> &whole = sample.record;
 	std::size_t decoded = 0;
 	for (std::size_t length = 0; length < whole.size(); length++) {
 		std::vector<std::byte> prefix(whole.begin(),
@@ -398,11 +399,13 @@ TEST(DecodeSnapshot, EveryCutOfARecordDecodesOrIsRefusedWithAnError)
 	}
 	// The cuts between the attributes after the header.
 	EXPECT_GT(decoded, 5u);
+	}
 }
 
 TEST(DecodeSnapshot, DamagedBytesAreDecodedOrRefusedWithAnError)
 {
-	const std::vector<std::byte> &whole = sample_snapshot().record;
+	for (const Snapshot &sample : {sample_snapshot(), sample_snapshot_with_views()}) {
+	const std::vector<std::byte> &whole = sample.record;
 	std::mt19937 random(20261204);
 	std::uniform_int_distribution<std::size_t> position(0, whole.size() - 1);
 	std::uniform_int_distribution<int> value(0, 255);
@@ -418,6 +421,411 @@ TEST(DecodeSnapshot, DamagedBytesAreDecodedOrRefusedWithAnError)
 		}
 	}
 	EXPECT_GT(refused, 0u);
+	}
+}
+
+// ---- pages, line sharers, registers ----------------------------------------
+
+static_assert(EDGEDMA_A_SNAPSHOT_CACHE_LINE == 22 && EDGEDMA_A_SNAPSHOT_COHERENT == 23 &&
+	      EDGEDMA_A_SNAPSHOT_PAGE == 24 && EDGEDMA_A_SNAPSHOT_LINE_SHARER == 25 &&
+	      EDGEDMA_A_SNAPSHOT_PROFILE == 26 && EDGEDMA_A_SNAPSHOT_REGISTER == 27);
+static_assert(EDGEDMA_A_PAGE_DMA_ADDR == 2 && EDGEDMA_A_PAGE_IOMMU_DOMAIN == 4 &&
+	      EDGEDMA_A_PAGE_IOMMU_UNMAPPED == 6 && EDGEDMA_A_PAGE_PHYS == 7 &&
+	      EDGEDMA_A_PAGE_PFN_VALID == 16 && EDGEDMA_A_PAGE_FLAGS == 17);
+static_assert(EDGEDMA_A_REGISTER_NAME == 2 && EDGEDMA_A_REGISTER_WINDOW == 3 &&
+	      EDGEDMA_A_REGISTER_OFFSET == 4 && EDGEDMA_A_REGISTER_WIDTH == 5 &&
+	      EDGEDMA_A_REGISTER_FLAGS == 6 && EDGEDMA_A_REGISTER_FIELD == 7 &&
+	      EDGEDMA_A_REGISTER_VALUE == 8 && EDGEDMA_A_REGISTER_SKIPPED == 9);
+static_assert(EDGEDMA_A_FIELD_NAME == 2 && EDGEDMA_A_FIELD_SHIFT == 3 &&
+	      EDGEDMA_A_FIELD_BITS == 4);
+static_assert(EDGEDMA_A_MAPPING_DEVICE == 2 && EDGEDMA_A_MAPPING_DRIVER == 3 &&
+	      EDGEDMA_A_MAPPING_CALL == 4 && EDGEDMA_A_MAPPING_DMA_ADDR == 5 &&
+	      EDGEDMA_A_MAPPING_SIZE == 6 && EDGEDMA_A_MAPPING_DIR == 7 &&
+	      EDGEDMA_A_MAPPING_ATTRS == 8 && EDGEDMA_A_MAPPING_CALLER == 11 &&
+	      EDGEDMA_A_MAPPING_TIME_NS == 12);
+static_assert(EDGEDMA_REGISTER_READ_CLEARS == 1 && EDGEDMA_SKIP_READ_CLEARS == 9 &&
+	      EDGEDMA_IOMMU_DOMAIN_NONE == 1 && EDGEDMA_PAGE_SLAB == 1 &&
+	      EDGEDMA_PAGE_HEAD == 0x10);
+
+// The header of the hand-laid record above (SEQ to DRIVER), then what a
+// newer module adds, byte for byte: the profile "p" with a register read
+// (one field) and one not read (read-clears), a page, the cache line, the
+// coherency and one line sharer. u64 payloads unpadded.
+constexpr auto hand_laid_views = std::to_array<unsigned char>({
+	0x06, 0x00, 0x1a, 0x00, 'p', 0, 0, 0,                       // PROFILE "p"
+	0x4c, 0x00, 0x1b, 0x80,                                     // REGISTER, nested:
+	0x06, 0x00, 0x02, 0x00, 'R', 0, 0, 0,                       //   NAME "R"
+	0x08, 0x00, 0x03, 0x00, 0x00, 0, 0, 0,                      //   WINDOW 0
+	0x08, 0x00, 0x04, 0x00, 0x10, 0, 0, 0,                      //   OFFSET 0x10
+	0x08, 0x00, 0x05, 0x00, 0x04, 0, 0, 0,                      //   WIDTH 4
+	0x1c, 0x00, 0x07, 0x80,                                     //   FIELD, nested:
+	0x06, 0x00, 0x02, 0x00, 'F', 0, 0, 0,                       //     NAME "F"
+	0x08, 0x00, 0x03, 0x00, 0x04, 0, 0, 0,                      //     SHIFT 4
+	0x08, 0x00, 0x04, 0x00, 0x04, 0, 0, 0,                      //     BITS 4
+	0x0c, 0x00, 0x08, 0x00, 0x34, 0x12, 0, 0, 0, 0, 0, 0,       //   VALUE 0x1234
+	0x34, 0x00, 0x1b, 0x80,                                     // REGISTER, nested:
+	0x06, 0x00, 0x02, 0x00, 'S', 0, 0, 0,                       //   NAME "S"
+	0x08, 0x00, 0x03, 0x00, 0x01, 0, 0, 0,                      //   WINDOW 1
+	0x08, 0x00, 0x04, 0x00, 0x00, 0, 0, 0,                      //   OFFSET 0
+	0x08, 0x00, 0x05, 0x00, 0x01, 0, 0, 0,                      //   WIDTH 1
+	0x08, 0x00, 0x06, 0x00, 0x01, 0, 0, 0,                      //   FLAGS read-clears
+	0x08, 0x00, 0x09, 0x00, 0x09, 0, 0, 0,                      //   SKIPPED read-clears
+	0x3c, 0x00, 0x18, 0x80,                                     // PAGE, nested:
+	0x0c, 0x00, 0x02, 0x00, 0, 0x10, 0, 0, 0, 0, 0, 0,          //   DMA_ADDR 0x1000
+	0x08, 0x00, 0x04, 0x00, 0x01, 0, 0, 0,                      //   IOMMU_DOMAIN none
+	0x08, 0x00, 0x06, 0x00, 0x01, 0, 0, 0,                      //   IOMMU_UNMAPPED
+	0x0c, 0x00, 0x07, 0x00, 0, 0x20, 0, 0, 0, 0, 0, 0,          //   PHYS 0x2000
+	0x08, 0x00, 0x10, 0x00, 0x01, 0, 0, 0,                      //   PFN_VALID
+	0x08, 0x00, 0x11, 0x00, 0x11, 0, 0, 0,                      //   FLAGS slab|head
+	0x08, 0x00, 0x16, 0x00, 0x40, 0, 0, 0,                      // CACHE_LINE 64
+	0x08, 0x00, 0x17, 0x00, 0x00, 0, 0, 0,                      // COHERENT 0
+	0x60, 0x00, 0x19, 0x80,                                     // LINE_SHARER, nested:
+	0x06, 0x00, 0x02, 0x00, 'd', 0, 0, 0,                       //   DEVICE "d"
+	0x05, 0x00, 0x03, 0x00, 0, 0, 0, 0,                         //   DRIVER ""
+	0x08, 0x00, 0x04, 0x00, 0x01, 0, 0, 0,                      //   CALL dma_map_page
+	0x0c, 0x00, 0x05, 0x00, 0, 0x30, 0, 0, 0, 0, 0, 0,          //   DMA_ADDR 0x3000
+	0x0c, 0x00, 0x06, 0x00, 0x40, 0, 0, 0, 0, 0, 0, 0,          //   SIZE 64
+	0x08, 0x00, 0x07, 0x00, 0x01, 0, 0, 0,                      //   DIR to-device
+	0x0c, 0x00, 0x08, 0x00, 0, 0, 0, 0, 0, 0, 0, 0,             //   ATTRS 0
+	0x0c, 0x00, 0x0b, 0x00, 0, 0, 0, 0, 0, 0, 0, 0,             //   CALLER 0
+	0x0c, 0x00, 0x0c, 0x00, 0x09, 0, 0, 0, 0, 0, 0, 0,          //   TIME_NS 9
+});
+
+// The hand-laid header: the record above up to its SKIPPED nest.
+constexpr std::size_t hand_laid_header_size = 72;
+
+std::vector<std::byte> hand_laid_views_bytes()
+{
+	std::vector<std::byte> bytes(hand_laid_header_size + hand_laid_views.size());
+	std::memcpy(bytes.data(), hand_laid_record.data(), hand_laid_header_size);
+	std::memcpy(bytes.data() + hand_laid_header_size, hand_laid_views.data(),
+		    hand_laid_views.size());
+	return bytes;
+}
+
+TEST(DecodeSnapshot, ReadsPagesSharersAndRegistersLaidOutByHand)
+{
+	if constexpr (std::endian::native != std::endian::little)
+		GTEST_SKIP() << "the record is spelled out little-endian";
+	const std::vector<std::byte> bytes = hand_laid_views_bytes();
+	Snapshot snapshot = decode_snapshot(stream_of(bytes), context);
+
+	EXPECT_EQ(snapshot.header.device, "dev0");
+	EXPECT_EQ(snapshot.profile, "p");
+	ASSERT_EQ(snapshot.registers.size(), 2u);
+	EXPECT_EQ(snapshot.registers[0],
+		  (Register{"R", 0, 0x10, 4, 0, {{"F", 4, 4}}, 0x1234, std::nullopt}));
+	EXPECT_EQ(field_value(*snapshot.registers[0].value, snapshot.registers[0].fields[0]), 3u);
+	EXPECT_EQ(snapshot.registers[1],
+		  (Register{"S", 1, 0, 1, EDGEDMA_REGISTER_READ_CLEARS, {}, std::nullopt,
+			    EDGEDMA_SKIP_READ_CLEARS}));
+	ASSERT_EQ(snapshot.pages.size(), 1u);
+	const PageView &page = snapshot.pages[0];
+	EXPECT_EQ(page.dma_addr, 0x1000u);
+	EXPECT_FALSE(page.expected_phys);
+	EXPECT_EQ(page.iommu_domain, std::uint32_t{EDGEDMA_IOMMU_DOMAIN_NONE});
+	EXPECT_FALSE(page.iommu_phys);
+	EXPECT_TRUE(page.iommu_unmapped);
+	EXPECT_EQ(page.phys, 0x2000u);
+	EXPECT_EQ(page.pfn_valid, true);
+	EXPECT_EQ(page.flags, std::uint32_t{EDGEDMA_PAGE_SLAB | EDGEDMA_PAGE_HEAD});
+	EXPECT_FALSE(page.refcount);
+	EXPECT_FALSE(page.swiotlb);
+	EXPECT_FALSE(page.cpu_virt);
+	EXPECT_FALSE(page.pte_present);
+	EXPECT_EQ(snapshot.cache_line, 64u);
+	EXPECT_EQ(snapshot.coherent, false);
+	ASSERT_EQ(snapshot.line_sharers.size(), 1u);
+	const Mapping &sharer = snapshot.line_sharers[0];
+	EXPECT_EQ(sharer.device, "d");
+	EXPECT_EQ(sharer.driver, "");
+	EXPECT_EQ(sharer.call, std::uint32_t{EDGEDMA_CALL_MAP_PAGE});
+	EXPECT_EQ(sharer.dma_addr, 0x3000u);
+	EXPECT_EQ(sharer.size, 64u);
+	EXPECT_EQ(sharer.dir, 1u);
+	EXPECT_EQ(sharer.time_ns, 9u);
+	EXPECT_FALSE(sharer.cpu_phys);
+	EXPECT_TRUE(snapshot.mappings.empty());
+	EXPECT_FALSE(snapshot.truncated);
+	EXPECT_EQ(snapshot.record, bytes);
+}
+
+TEST(DecodeSnapshot, TheTestsBuildersLayOutPagesSharersAndRegistersAsTheModuleDoes)
+{
+	if constexpr (std::endian::native != std::endian::little)
+		GTEST_SKIP() << "the record is spelled out little-endian";
+	const std::vector<std::byte> header = hand_laid_bytes();
+	RecordBuilder record;
+	record.append(std::span(header).first(hand_laid_header_size));
+	PageView page;
+	page.dma_addr = 0x1000;
+	page.iommu_domain = EDGEDMA_IOMMU_DOMAIN_NONE;
+	page.iommu_unmapped = true;
+	page.phys = 0x2000;
+	page.pfn_valid = true;
+	page.flags = EDGEDMA_PAGE_SLAB | EDGEDMA_PAGE_HEAD;
+	Mapping sharer;
+	sharer.device = "d";
+	sharer.call = EDGEDMA_CALL_MAP_PAGE;
+	sharer.dma_addr = 0x3000;
+	sharer.size = 64;
+	sharer.dir = 1;
+	sharer.time_ns = 9;
+	record.string(EDGEDMA_A_SNAPSHOT_PROFILE, "p")
+		.nest(EDGEDMA_A_SNAPSHOT_REGISTER,
+		      register_nest({"R", 0, 0x10, 4, 0, {{"F", 4, 4}}, 0x1234, std::nullopt}))
+		.nest(EDGEDMA_A_SNAPSHOT_REGISTER,
+		      register_nest({"S", 1, 0, 1, EDGEDMA_REGISTER_READ_CLEARS, {}, std::nullopt,
+				     EDGEDMA_SKIP_READ_CLEARS}))
+		.nest(EDGEDMA_A_SNAPSHOT_PAGE, page_nest(page))
+		.u32(EDGEDMA_A_SNAPSHOT_CACHE_LINE, 64)
+		.u32(EDGEDMA_A_SNAPSHOT_COHERENT, 0)
+		.nest(EDGEDMA_A_SNAPSHOT_LINE_SHARER, sharer_nest(sharer));
+	EXPECT_EQ(record.bytes(), hand_laid_views_bytes());
+}
+
+TEST(DecodeSnapshot, ReadsEveryPartANewerModuleAddsInItsOrder)
+{
+	const Snapshot expected = sample_snapshot_with_views();
+	Snapshot snapshot = decode_snapshot(stream_of(expected.record), context);
+	EXPECT_EQ(snapshot, expected);
+	ASSERT_EQ(snapshot.pages.size(), 2u);
+	EXPECT_EQ(snapshot.pages[0].pte_memtype, std::uint32_t{EDGEDMA_MEMTYPE_WRITE_BACK});
+	EXPECT_EQ(snapshot.pages[0].pte_executable, false);
+	EXPECT_TRUE(snapshot.pages[1].iommu_unmapped);
+	ASSERT_EQ(snapshot.line_sharers.size(), 1u);
+	// A sharer keeps its own device, not the header's.
+	EXPECT_EQ(snapshot.line_sharers[0].device, "0000:00:05.0");
+	EXPECT_EQ(snapshot.line_sharers[0].driver, "e1000e");
+	EXPECT_EQ(snapshot.line_sharers[0].caller_name, "e1000_rx+0x10/0x200 [e1000e]");
+	ASSERT_EQ(snapshot.registers.size(), 2u);
+	EXPECT_EQ(snapshot.registers[0].fields.size(), 3u);
+	EXPECT_EQ(snapshot.capture_ns, 41'000u);
+	// The mappings still get the header's device.
+	EXPECT_EQ(snapshot.mappings[0].device, "0000:00:04.0");
+}
+
+TEST(DecodeSnapshot, ReadsTheNewerPartsWithUnpaddedU64sAtAnyFourByteOffset)
+{
+	const Snapshot expected = sample_snapshot_with_views();
+	for (std::size_t shift : {0u, 4u, 12u}) {
+		SCOPED_TRACE(shift);
+		std::vector<std::byte> buffer(shift + expected.record.size());
+		std::memcpy(buffer.data() + shift, expected.record.data(), expected.record.size());
+		EXPECT_EQ(decode_snapshot({buffer.data() + shift, expected.record.size()}, context),
+			  expected);
+	}
+	GenlMessage reply = reply_carrying(expected.record);
+	EXPECT_EQ(decode_snapshot(reply.attributes(), context), expected);
+}
+
+TEST(DecodeSnapshot, AnOlderRecordHasNoneOfTheNewerParts)
+{
+	Snapshot snapshot = decode_snapshot(stream_of(sample_snapshot().record), context);
+	EXPECT_FALSE(snapshot.profile);
+	EXPECT_TRUE(snapshot.registers.empty());
+	EXPECT_TRUE(snapshot.pages.empty());
+	EXPECT_TRUE(snapshot.line_sharers.empty());
+	EXPECT_FALSE(snapshot.cache_line);
+	EXPECT_FALSE(snapshot.coherent);
+	EXPECT_FALSE(snapshot.capture_ns);
+}
+
+TEST(DecodeSnapshot, TakesALineSharerTheModuleCouldNotName)
+{
+	// At panic the module leaves DEVICE and DRIVER out.
+	Snapshot expected = sample_snapshot_with_views();
+	expected.line_sharers[0].device.clear();
+	expected.line_sharers[0].driver.clear();
+	expected.record = record_of(expected).bytes();
+	expected.header.record_size = static_cast<std::uint32_t>(expected.record.size());
+	EXPECT_EQ(decode_snapshot(stream_of(expected.record), context), expected);
+}
+
+TEST(DecodeSnapshot, TakesACoherentDeviceAndAnyNonZeroAsYes)
+{
+	Snapshot snapshot = sample_snapshot_with_views();
+	RecordBuilder record;
+	put_header(record, snapshot.header);
+	record.u32(EDGEDMA_A_SNAPSHOT_COHERENT, 2);
+	EXPECT_EQ(decode(record).coherent, true);
+}
+
+TEST(DecodeSnapshot, SkipsAttributesItDoesNotKnowInsideTheNewerParts)
+{
+	const Snapshot expected = sample_snapshot_with_views();
+	RecordBuilder record;
+	put_header(record, expected.header);
+	record.string(EDGEDMA_A_SNAPSHOT_PROFILE, *expected.profile);
+	for (const Register &reg : expected.registers) {
+		RecordBuilder nest;
+		nest.u64(EDGEDMA_A_REGISTER_MAX + 1, 5);
+		for (const RegisterField &field : reg.fields)
+			nest.nest(EDGEDMA_A_REGISTER_FIELD,
+				  RecordBuilder(field_nest(field)).u32(EDGEDMA_A_FIELD_MAX + 1, 1));
+		// The register's own attributes after its fields: order is free.
+		Register without_fields = reg;
+		without_fields.fields.clear();
+		nest.append(register_nest(without_fields).bytes());
+		record.nest(EDGEDMA_A_SNAPSHOT_REGISTER, nest);
+	}
+	for (const PageView &page : expected.pages)
+		record.nest(EDGEDMA_A_SNAPSHOT_PAGE,
+			    RecordBuilder(page_nest(page)).u64(EDGEDMA_A_PAGE_MAX + 1, 3));
+	record.u32(EDGEDMA_A_SNAPSHOT_CACHE_LINE, *expected.cache_line)
+		.u32(EDGEDMA_A_SNAPSHOT_COHERENT, 0);
+	for (const Mapping &sharer : expected.line_sharers)
+		record.nest(EDGEDMA_A_SNAPSHOT_LINE_SHARER,
+			    RecordBuilder(sharer_nest(sharer)).u32(EDGEDMA_A_MAPPING_MAX + 1, 1));
+
+	Snapshot snapshot = decode(record);
+	EXPECT_EQ(snapshot.profile, expected.profile);
+	EXPECT_EQ(snapshot.registers, expected.registers);
+	EXPECT_EQ(snapshot.pages, expected.pages);
+	EXPECT_EQ(snapshot.cache_line, expected.cache_line);
+	EXPECT_EQ(snapshot.coherent, expected.coherent);
+	EXPECT_EQ(snapshot.line_sharers, expected.line_sharers);
+}
+
+TEST(DecodeSnapshot, NamesTheItemOfABrokenPage)
+{
+	const Snapshot snapshot = sample_snapshot_with_views();
+	RecordBuilder record;
+	put_header(record, snapshot.header);
+	record.nest(EDGEDMA_A_SNAPSHOT_PAGE, page_nest(snapshot.pages[0]))
+		.nest(EDGEDMA_A_SNAPSHOT_PAGE,
+		      page_nest(snapshot.pages[1], LeaveOut{EDGEDMA_A_PAGE_DMA_ADDR}));
+	EXPECT_EQ(decode_error(record, "SNAPSHOT_GET reply, EDGEDMA_A_SNAPSHOT_PAGE 2"),
+		  "missing EDGEDMA_A_PAGE_DMA_ADDR");
+
+	RecordBuilder no_domain;
+	put_header(no_domain, snapshot.header);
+	no_domain.nest(EDGEDMA_A_SNAPSHOT_PAGE,
+		       page_nest(snapshot.pages[0], LeaveOut{EDGEDMA_A_PAGE_IOMMU_DOMAIN}));
+	EXPECT_EQ(decode_error(no_domain, "SNAPSHOT_GET reply, EDGEDMA_A_SNAPSHOT_PAGE 1"),
+		  "missing EDGEDMA_A_PAGE_IOMMU_DOMAIN");
+
+	RecordBuilder wide_flags;
+	put_header(wide_flags, snapshot.header);
+	wide_flags.nest(EDGEDMA_A_SNAPSHOT_PAGE,
+			RecordBuilder(page_nest(snapshot.pages[0], LeaveOut{EDGEDMA_A_PAGE_FLAGS}))
+				.u64(EDGEDMA_A_PAGE_FLAGS, 1));
+	EXPECT_EQ(decode_error(wide_flags, "SNAPSHOT_GET reply, EDGEDMA_A_SNAPSHOT_PAGE 1"),
+		  "EDGEDMA_A_PAGE_FLAGS has 8 bytes, expected 4 (u32)");
+
+	RecordBuilder twice;
+	put_header(twice, snapshot.header);
+	twice.nest(EDGEDMA_A_SNAPSHOT_PAGE,
+		   RecordBuilder(page_nest(snapshot.pages[0])).u64(EDGEDMA_A_PAGE_PTE, 0));
+	EXPECT_EQ(decode_error(twice, "SNAPSHOT_GET reply, EDGEDMA_A_SNAPSHOT_PAGE 1"),
+		  "EDGEDMA_A_PAGE_PTE appears more than once");
+}
+
+TEST(DecodeSnapshot, NamesTheItemOfABrokenLineSharer)
+{
+	const Snapshot snapshot = sample_snapshot_with_views();
+	RecordBuilder record;
+	put_header(record, snapshot.header);
+	record.nest(EDGEDMA_A_SNAPSHOT_LINE_SHARER,
+		    sharer_nest(snapshot.line_sharers[0], LeaveOut{EDGEDMA_A_MAPPING_CALL}));
+	EXPECT_EQ(decode_error(record, "SNAPSHOT_GET reply, EDGEDMA_A_SNAPSHOT_LINE_SHARER 1"),
+		  "missing EDGEDMA_A_MAPPING_CALL");
+
+	Mapping segment = snapshot.line_sharers[0];
+	segment.call = EDGEDMA_CALL_MAP_SG;
+	segment.sg_index = 3;
+	segment.sg_count = 3;
+	RecordBuilder bad_segment;
+	put_header(bad_segment, snapshot.header);
+	bad_segment.nest(EDGEDMA_A_SNAPSHOT_LINE_SHARER, sharer_nest(snapshot.line_sharers[0]))
+		.nest(EDGEDMA_A_SNAPSHOT_LINE_SHARER, sharer_nest(segment));
+	EXPECT_EQ(decode_error(bad_segment,
+			       "SNAPSHOT_GET reply, EDGEDMA_A_SNAPSHOT_LINE_SHARER 2"),
+		  "EDGEDMA_A_MAPPING_SG_INDEX 3 is not below EDGEDMA_A_MAPPING_SG_COUNT 3");
+}
+
+TEST(DecodeSnapshot, NamesTheItemOfABrokenRegister)
+{
+	const Snapshot snapshot = sample_snapshot_with_views();
+	const Register &read = snapshot.registers[0];
+	auto error_of = [&](const RecordBuilder &nest, std::size_t nth = 1,
+			    std::string_view where = "") {
+		RecordBuilder record;
+		put_header(record, snapshot.header);
+		for (std::size_t i = 1; i < nth; i++)
+			record.nest(EDGEDMA_A_SNAPSHOT_REGISTER, register_nest(read));
+		record.nest(EDGEDMA_A_SNAPSHOT_REGISTER, nest);
+		return decode_error(record, "SNAPSHOT_GET reply, EDGEDMA_A_SNAPSHOT_REGISTER " +
+						    std::to_string(nth) + std::string(where));
+	};
+	EXPECT_EQ(error_of(register_nest(read, LeaveOut{EDGEDMA_A_REGISTER_NAME}), 2),
+		  "missing EDGEDMA_A_REGISTER_NAME");
+	EXPECT_EQ(error_of(register_nest(read, LeaveOut{EDGEDMA_A_REGISTER_WIDTH})),
+		  "missing EDGEDMA_A_REGISTER_WIDTH");
+	EXPECT_EQ(error_of(register_nest(read, LeaveOut{EDGEDMA_A_REGISTER_VALUE})),
+		  "missing EDGEDMA_A_REGISTER_VALUE or EDGEDMA_A_REGISTER_SKIPPED");
+	EXPECT_EQ(error_of(RecordBuilder(register_nest(read))
+				   .u32(EDGEDMA_A_REGISTER_SKIPPED, EDGEDMA_SKIP_READ_CLEARS)),
+		  "both EDGEDMA_A_REGISTER_VALUE and EDGEDMA_A_REGISTER_SKIPPED");
+	EXPECT_EQ(error_of(RecordBuilder(register_nest(read, LeaveOut{EDGEDMA_A_REGISTER_VALUE}))
+				   .u32(EDGEDMA_A_REGISTER_VALUE, 1)),
+		  "EDGEDMA_A_REGISTER_VALUE has 4 bytes, expected 8 (u64)");
+
+	// A field's errors name it inside its register.
+	Register without_fields = read;
+	without_fields.fields.clear();
+	auto with_field = [&](const RecordBuilder &field) {
+		return RecordBuilder(register_nest(without_fields))
+			.nest(EDGEDMA_A_REGISTER_FIELD, field_nest(read.fields[0]))
+			.nest(EDGEDMA_A_REGISTER_FIELD, field);
+	};
+	constexpr std::string_view second_field = ", EDGEDMA_A_REGISTER_FIELD 2";
+	EXPECT_EQ(error_of(with_field(field_nest(read.fields[1], LeaveOut{EDGEDMA_A_FIELD_BITS})),
+			   1, second_field),
+		  "missing EDGEDMA_A_FIELD_BITS");
+	EXPECT_EQ(error_of(with_field(field_nest({"WIDE", 0, 65})), 1, second_field),
+		  "EDGEDMA_A_FIELD_BITS 65 is not from 1 to 64");
+	EXPECT_EQ(error_of(with_field(field_nest({"NONE", 0, 0})), 1, second_field),
+		  "EDGEDMA_A_FIELD_BITS 0 is not from 1 to 64");
+	EXPECT_EQ(error_of(with_field(field_nest({"HIGH", 64, 1})), 1, second_field),
+		  "EDGEDMA_A_FIELD_SHIFT 64 is past bit 63");
+}
+
+TEST(DecodeSnapshot, RefusesANewerSingleAttributeGivenTwice)
+{
+	RecordBuilder cache_line_twice = record_of(sample_snapshot_with_views());
+	cache_line_twice.u32(EDGEDMA_A_SNAPSHOT_CACHE_LINE, 128);
+	EXPECT_EQ(decode_error(cache_line_twice),
+		  "EDGEDMA_A_SNAPSHOT_CACHE_LINE appears more than once");
+	RecordBuilder profile_twice = record_of(sample_snapshot_with_views());
+	profile_twice.string(EDGEDMA_A_SNAPSHOT_PROFILE, "other");
+	EXPECT_EQ(decode_error(profile_twice), "EDGEDMA_A_SNAPSHOT_PROFILE appears more than once");
+}
+
+TEST(DecodeSnapshot, RefusesANestInsideARegisterLongerThanTheRegister)
+{
+	// A FIELD nest saying it is 0x40 bytes long inside a register that
+	// holds 12 bytes of it.
+	RecordBuilder record;
+	put_header(record, sample_snapshot().header);
+	const std::array<unsigned char, 12> overlong{0x40, 0x00, EDGEDMA_A_REGISTER_FIELD, 0x80,
+						     0x08, 0x00, 0x03, 0x00, 1, 0, 0, 0};
+	record.nest(EDGEDMA_A_SNAPSHOT_REGISTER,
+		    RecordBuilder(register_nest({"R", 0, 0, 4, 0, {}, 1, std::nullopt}))
+			    .append(std::as_bytes(std::span(overlong))));
+	EXPECT_EQ(decode_error(record, "SNAPSHOT_GET reply, EDGEDMA_A_SNAPSHOT_REGISTER 1"),
+		  "12 bytes after the last attribute do not form an attribute");
+}
+
+TEST(FieldValue, TakesTheFieldsBitsOfTheValue)
+{
+	EXPECT_EQ(field_value(0x4203, {"BUSY", 0, 1}), 1u);
+	EXPECT_EQ(field_value(0x4203, {"ERROR", 1, 1}), 1u);
+	EXPECT_EQ(field_value(0x4203, {"CODE", 8, 8}), 0x42u);
+	EXPECT_EQ(field_value(~std::uint64_t{0}, {"ALL", 0, 64}), ~std::uint64_t{0});
+	// Bits above 63 are not there.
+	EXPECT_EQ(field_value(0x8000'0000'0000'0000, {"TOP", 63, 4}), 1u);
+	EXPECT_EQ(field_value(~std::uint64_t{0}, {"PAST", 64, 1}), 0u);
 }
 
 // ---- the dump's and the notification's header ------------------------------

@@ -36,6 +36,8 @@ const Stats sample_stats{
 	.snapshots_suppressed = 100,
 	.snapshots_dropped = 0x8'0000'0009,
 	.snapshots_truncated = 2,
+	.iommu_faults = 0x9'0000'000a,
+	.iommu_faults_unowned = 3,
 };
 
 struct Counter {
@@ -102,6 +104,12 @@ GenlMessage stats_reply(const Stats &stats, std::optional<int> left_out = std::n
 	if (stats.snapshots_truncated)
 		reply.put_u64_padded(EDGEDMA_A_STATS_SNAPSHOTS_TRUNCATED,
 				     *stats.snapshots_truncated, EDGEDMA_A_STATS_PAD);
+	if (stats.iommu_faults)
+		reply.put_u64_padded(EDGEDMA_A_STATS_IOMMU_FAULTS, *stats.iommu_faults,
+				     EDGEDMA_A_STATS_PAD);
+	if (stats.iommu_faults_unowned)
+		reply.put_u64_padded(EDGEDMA_A_STATS_IOMMU_FAULTS_UNOWNED,
+				     *stats.iommu_faults_unowned, EDGEDMA_A_STATS_PAD);
 	return reply;
 }
 
@@ -141,6 +149,10 @@ TEST(DecodeStats, RoundTripsCountersWithAPadBeforeEach)
 		.put_u64(EDGEDMA_A_STATS_SNAPSHOTS_DROPPED, *sample_stats.snapshots_dropped);
 	reply.put_pad(EDGEDMA_A_STATS_PAD)
 		.put_u64(EDGEDMA_A_STATS_SNAPSHOTS_TRUNCATED, *sample_stats.snapshots_truncated);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_IOMMU_FAULTS, *sample_stats.iommu_faults);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_IOMMU_FAULTS_UNOWNED, *sample_stats.iommu_faults_unowned);
 	EXPECT_EQ(decode_stats(reply.attributes()), sample_stats);
 }
 
@@ -219,6 +231,40 @@ TEST(DecodeStats, TakesAModuleWithoutTheSnapshotCounters)
 	EXPECT_FALSE(decoded.snapshots_dropped);
 	EXPECT_FALSE(decoded.snapshots_truncated);
 	EXPECT_EQ(decoded.finding_sites_full, sample_stats.finding_sites_full);
+}
+
+TEST(DecodeStats, TakesTheIommuFaultCounters)
+{
+	Stats decoded = decode_stats(stats_reply(sample_stats).attributes());
+	EXPECT_EQ(decoded.iommu_faults, std::optional<std::uint64_t>(0x9'0000'000a));
+	EXPECT_EQ(decoded.iommu_faults_unowned, std::optional<std::uint64_t>(3));
+}
+
+TEST(DecodeStats, TakesAModuleWithoutTheIommuFaultCounters)
+{
+	Stats older = sample_stats;
+	older.iommu_faults.reset();
+	older.iommu_faults_unowned.reset();
+	Stats decoded = decode_stats(stats_reply(older).attributes());
+	EXPECT_EQ(decoded, older);
+	EXPECT_FALSE(decoded.iommu_faults);
+	EXPECT_FALSE(decoded.iommu_faults_unowned);
+
+	// No fault yet: 0, not absent.
+	Stats none_yet = sample_stats;
+	none_yet.iommu_faults = 0;
+	none_yet.iommu_faults_unowned = 0;
+	EXPECT_EQ(decode_stats(stats_reply(none_yet).attributes()), none_yet);
+}
+
+TEST(DecodeStats, RejectsAnIommuFaultCounterSentAsU32)
+{
+	Stats without = sample_stats;
+	without.iommu_faults_unowned.reset();
+	auto reply = stats_reply(without);
+	reply.put_u32(EDGEDMA_A_STATS_IOMMU_FAULTS_UNOWNED, 1);
+	EXPECT_EQ(decode_error(reply.attributes()),
+		  "EDGEDMA_A_STATS_IOMMU_FAULTS_UNOWNED has 4 bytes, expected 8 (u64)");
 }
 
 TEST(DecodeStats, KeepsZeroSnapshotCountersApartFromMissingOnes)

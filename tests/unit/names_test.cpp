@@ -169,6 +169,39 @@ TEST(AccessNames, AreTheOnesTheSpecSpells)
 			  "access");
 }
 
+TEST(IommuDomainNames, AreTheOnesTheSpecSpells)
+{
+	expect_enum_names(iommu_domain_name, iommu_domain_label, EDGEDMA_IOMMU_DOMAIN_OTHER,
+			  {"none", "identity", "dma", "dma-fq", "blocked", "unmanaged", "other"},
+			  "domain");
+}
+
+TEST(MemtypeNames, AreTheOnesTheSpecSpells)
+{
+	expect_enum_names(memtype_name, memtype_label, EDGEDMA_MEMTYPE_OTHER,
+			  {"write-back", "write-combine", "write-through", "uncached", "device",
+			   "other"},
+			  "memtype");
+}
+
+TEST(PageFlagNames, FollowBitOrderAndShowUnknownBitsInHex)
+{
+	EXPECT_EQ(page_flag_names(EDGEDMA_PAGE_SLAB | EDGEDMA_PAGE_RESERVED | EDGEDMA_PAGE_FREE |
+				  EDGEDMA_PAGE_COMPOUND | EDGEDMA_PAGE_HEAD),
+		  (Names{"slab", "reserved", "free", "compound", "head"}));
+	EXPECT_EQ(page_flag_names(EDGEDMA_PAGE_HEAD | (1u << 5) | (1u << 31)),
+		  (Names{"head", "0x20", "0x80000000"}));
+	EXPECT_TRUE(page_flag_names(0).empty());
+}
+
+TEST(RegisterFlagNames, FollowBitOrderAndShowUnknownBitsInHex)
+{
+	EXPECT_EQ(register_flag_names(EDGEDMA_REGISTER_READ_CLEARS), (Names{"read-clears"}));
+	EXPECT_EQ(register_flag_names(EDGEDMA_REGISTER_READ_CLEARS | 2u),
+		  (Names{"read-clears", "0x2"}));
+	EXPECT_TRUE(register_flag_names(0).empty());
+}
+
 TEST(Checks, BitIsKindMinusOne)
 {
 	EXPECT_EQ(check_bit(EDGEDMA_FINDING_ADDR_MISALIGNED), 1u);

@@ -55,7 +55,8 @@ TEST(SnapshotJson, HasTheKeysTheIssueAsksForAndTheRest)
 				"seq", "time_ns", "real_time_ns", "cpu", "trigger", "trigger_addr",
 				"trigger_access", "trigger_reason", "trigger_symbol", "finding_seq",
 				"device", "driver", "record_size", "kernel_release", "hook_mode",
-				"truncated", "registers", "descriptors", "views", "mappings",
+				"truncated", "profile", "registers", "descriptors", "views",
+				"cache_line", "coherent", "line_sharers", "mappings",
 				"mappings_left_out", "history", "skipped"}));
 }
 

@@ -184,9 +184,102 @@ inline RecordBuilder skipped_nest(const SkippedPart &skipped, LeaveOut keep = {}
 	return nest;
 }
 
-// The whole record of a snapshot, in the order the module writes it:
-// header, kernel release, hook mode, mappings, the count left out, unmaps,
-// skipped parts, TRUNCATED. Fields the snapshot lacks are left out.
+// A page view's nest as snapshot_views.c writes it: the IOMMU's side, then
+// the physical page's, then the CPU's entry.
+inline RecordBuilder page_nest(const PageView &page, LeaveOut keep = {})
+{
+	RecordBuilder nest;
+	auto u64 = [&](int type, const std::optional<std::uint64_t> &value) {
+		if (value && keep(type))
+			nest.u64(type, *value);
+	};
+	auto u32 = [&](int type, const std::optional<std::uint32_t> &value) {
+		if (value && keep(type))
+			nest.u32(type, *value);
+	};
+	auto flag = [&](int type, const std::optional<bool> &value) {
+		if (value && keep(type))
+			nest.u32(type, *value ? 1 : 0);
+	};
+	u64(EDGEDMA_A_PAGE_DMA_ADDR, page.dma_addr);
+	u64(EDGEDMA_A_PAGE_EXPECTED_PHYS, page.expected_phys);
+	u32(EDGEDMA_A_PAGE_IOMMU_DOMAIN, page.iommu_domain);
+	u64(EDGEDMA_A_PAGE_IOMMU_PHYS, page.iommu_phys);
+	if (page.iommu_unmapped)
+		u32(EDGEDMA_A_PAGE_IOMMU_UNMAPPED, 1);
+	u64(EDGEDMA_A_PAGE_PHYS, page.phys);
+	flag(EDGEDMA_A_PAGE_PFN_VALID, page.pfn_valid);
+	u32(EDGEDMA_A_PAGE_FLAGS, page.flags);
+	u32(EDGEDMA_A_PAGE_REFCOUNT, page.refcount);
+	flag(EDGEDMA_A_PAGE_SWIOTLB, page.swiotlb);
+	u64(EDGEDMA_A_PAGE_CPU_VIRT, page.cpu_virt);
+	u64(EDGEDMA_A_PAGE_PTE, page.pte);
+	flag(EDGEDMA_A_PAGE_PTE_PRESENT, page.pte_present);
+	u64(EDGEDMA_A_PAGE_PTE_SIZE, page.pte_size);
+	flag(EDGEDMA_A_PAGE_PTE_WRITABLE, page.pte_writable);
+	flag(EDGEDMA_A_PAGE_PTE_EXECUTABLE, page.pte_executable);
+	u64(EDGEDMA_A_PAGE_PTE_PFN, page.pte_pfn);
+	u32(EDGEDMA_A_PAGE_PTE_MEMTYPE, page.pte_memtype);
+	return nest;
+}
+
+// A line sharer's nest: a mapping's, with its DEVICE and DRIVER first
+// (left out, as at panic, when device is empty).
+inline RecordBuilder sharer_nest(const Mapping &mapping, LeaveOut keep = {})
+{
+	RecordBuilder nest;
+	if (!mapping.device.empty()) {
+		if (keep(EDGEDMA_A_MAPPING_DEVICE))
+			nest.string(EDGEDMA_A_MAPPING_DEVICE, mapping.device);
+		if (keep(EDGEDMA_A_MAPPING_DRIVER))
+			nest.string(EDGEDMA_A_MAPPING_DRIVER, mapping.driver);
+	}
+	nest.append(mapping_nest(mapping, keep).bytes());
+	return nest;
+}
+
+inline RecordBuilder field_nest(const RegisterField &field, LeaveOut keep = {})
+{
+	RecordBuilder nest;
+	if (keep(EDGEDMA_A_FIELD_NAME))
+		nest.string(EDGEDMA_A_FIELD_NAME, field.name);
+	if (keep(EDGEDMA_A_FIELD_SHIFT))
+		nest.u32(EDGEDMA_A_FIELD_SHIFT, field.shift);
+	if (keep(EDGEDMA_A_FIELD_BITS))
+		nest.u32(EDGEDMA_A_FIELD_BITS, field.bits);
+	return nest;
+}
+
+// A register's nest as profiles.c writes it: FLAGS only when not 0, the
+// fields, then VALUE or SKIPPED.
+inline RecordBuilder register_nest(const Register &reg, LeaveOut keep = {})
+{
+	RecordBuilder nest;
+	if (keep(EDGEDMA_A_REGISTER_NAME))
+		nest.string(EDGEDMA_A_REGISTER_NAME, reg.name);
+	if (keep(EDGEDMA_A_REGISTER_WINDOW))
+		nest.u32(EDGEDMA_A_REGISTER_WINDOW, reg.window);
+	if (keep(EDGEDMA_A_REGISTER_OFFSET))
+		nest.u32(EDGEDMA_A_REGISTER_OFFSET, reg.offset);
+	if (keep(EDGEDMA_A_REGISTER_WIDTH))
+		nest.u32(EDGEDMA_A_REGISTER_WIDTH, reg.width);
+	if (reg.flags && keep(EDGEDMA_A_REGISTER_FLAGS))
+		nest.u32(EDGEDMA_A_REGISTER_FLAGS, reg.flags);
+	for (const RegisterField &field : reg.fields)
+		nest.nest(EDGEDMA_A_REGISTER_FIELD, field_nest(field));
+	if (reg.value && keep(EDGEDMA_A_REGISTER_VALUE))
+		nest.u64(EDGEDMA_A_REGISTER_VALUE, *reg.value);
+	if (reg.skipped && keep(EDGEDMA_A_REGISTER_SKIPPED))
+		nest.u32(EDGEDMA_A_REGISTER_SKIPPED, *reg.skipped);
+	return nest;
+}
+
+// The whole record of a snapshot, in the order snapshot_capture.c writes
+// it: header, kernel release, hook mode, the profile and its registers,
+// the first mapping, the pages, cache line, coherency and line sharers,
+// the other mappings, the count left out, unmaps, skipped parts (the
+// module writes each where it skips; here all together), CAPTURE_NS,
+// TRUNCATED. Fields the snapshot lacks are left out.
 inline RecordBuilder record_of(const Snapshot &snapshot)
 {
 	RecordBuilder record;
@@ -195,14 +288,41 @@ inline RecordBuilder record_of(const Snapshot &snapshot)
 		record.string(EDGEDMA_A_SNAPSHOT_KERNEL_RELEASE, *snapshot.kernel_release);
 	if (snapshot.hook_mode)
 		record.u32(EDGEDMA_A_SNAPSHOT_HOOK_MODE, *snapshot.hook_mode);
-	for (const Mapping &mapping : snapshot.mappings)
-		record.nest(EDGEDMA_A_SNAPSHOT_MAPPING, mapping_nest(mapping));
+	if (snapshot.profile)
+		record.string(EDGEDMA_A_SNAPSHOT_PROFILE, *snapshot.profile);
+	for (const Register &reg : snapshot.registers)
+		record.nest(EDGEDMA_A_SNAPSHOT_REGISTER, register_nest(reg));
+	for (std::size_t i = 0; i < snapshot.mappings.size(); i++) {
+		record.nest(EDGEDMA_A_SNAPSHOT_MAPPING, mapping_nest(snapshot.mappings[i]));
+		if (i != 0)
+			continue;
+		for (const PageView &page : snapshot.pages)
+			record.nest(EDGEDMA_A_SNAPSHOT_PAGE, page_nest(page));
+		if (snapshot.cache_line)
+			record.u32(EDGEDMA_A_SNAPSHOT_CACHE_LINE, *snapshot.cache_line);
+		if (snapshot.coherent)
+			record.u32(EDGEDMA_A_SNAPSHOT_COHERENT, *snapshot.coherent ? 1 : 0);
+		for (const Mapping &sharer : snapshot.line_sharers)
+			record.nest(EDGEDMA_A_SNAPSHOT_LINE_SHARER, sharer_nest(sharer));
+	}
+	if (snapshot.mappings.empty()) {
+		for (const PageView &page : snapshot.pages)
+			record.nest(EDGEDMA_A_SNAPSHOT_PAGE, page_nest(page));
+		if (snapshot.cache_line)
+			record.u32(EDGEDMA_A_SNAPSHOT_CACHE_LINE, *snapshot.cache_line);
+		if (snapshot.coherent)
+			record.u32(EDGEDMA_A_SNAPSHOT_COHERENT, *snapshot.coherent ? 1 : 0);
+		for (const Mapping &sharer : snapshot.line_sharers)
+			record.nest(EDGEDMA_A_SNAPSHOT_LINE_SHARER, sharer_nest(sharer));
+	}
 	if (snapshot.mappings_left_out)
 		record.u64(EDGEDMA_A_SNAPSHOT_MAPPINGS_LEFT_OUT, snapshot.mappings_left_out);
 	for (const RecentUnmap &unmap : snapshot.unmaps)
 		record.nest(EDGEDMA_A_SNAPSHOT_UNMAPPED, unmap_nest(unmap));
 	for (const SkippedPart &skipped : snapshot.skipped)
 		record.nest(EDGEDMA_A_SNAPSHOT_SKIPPED, skipped_nest(skipped));
+	if (snapshot.capture_ns)
+		record.u64(EDGEDMA_A_SNAPSHOT_CAPTURE_NS, *snapshot.capture_ns);
 	if (snapshot.truncated)
 		record.u32(EDGEDMA_A_SNAPSHOT_TRUNCATED, 1);
 	return record;
@@ -304,9 +424,116 @@ inline Snapshot sample_snapshot()
 				},
 			},
 		.skipped = {SkippedPart{EDGEDMA_SNAPSHOT_PART_UNMAPPED, EDGEDMA_SKIP_LOCK_BUSY}},
+		.cache_line = std::nullopt,
+		.coherent = std::nullopt,
+		.pages = {},
+		.line_sharers = {},
+		.profile = std::nullopt,
+		.registers = {},
+		.capture_ns = std::nullopt,
 		.truncated = true,
 		.record = {},
 	};
+	snapshot.record = record_of(snapshot).bytes();
+	snapshot.header.record_size = static_cast<std::uint32_t>(snapshot.record.size());
+	return snapshot;
+}
+
+// The sample with what a newer module adds: the profile "edu" with a
+// status register read (three fields) and an interrupt register it did
+// not read (read-clears); two pages of the first mapping, the one of the
+// address translated where the table expects, the next unmapped in the
+// IOMMU; 64-byte lines on a non-coherent device, with one sharer of
+// another device; the time the capture took.
+inline Snapshot sample_snapshot_with_views()
+{
+	Snapshot snapshot = sample_snapshot();
+	snapshot.profile = "edu";
+	snapshot.registers = {
+		Register{
+			.name = "STATUS",
+			.window = 0,
+			.offset = 0x20,
+			.width = 4,
+			.flags = 0,
+			.fields = {{"BUSY", 0, 1}, {"ERROR", 1, 1}, {"CODE", 8, 8}},
+			.value = 0x4203,
+			.skipped = std::nullopt,
+		},
+		Register{
+			.name = "IRQ_STATUS",
+			.window = 0,
+			.offset = 0x24,
+			.width = 4,
+			.flags = EDGEDMA_REGISTER_READ_CLEARS,
+			.fields = {{"DMA_DONE", 8, 1}},
+			.value = std::nullopt,
+			.skipped = EDGEDMA_SKIP_READ_CLEARS,
+		},
+	};
+	snapshot.pages = {
+		PageView{
+			.dma_addr = 0xfffff000,
+			.expected_phys = 0x1'2345'6000,
+			.iommu_domain = EDGEDMA_IOMMU_DOMAIN_DMA_FQ,
+			.iommu_phys = 0x1'2345'6000,
+			.iommu_unmapped = false,
+			.phys = 0x1'2345'6000,
+			.cpu_virt = 0xffff888123456000,
+			.pte = 0x8000000123456063,
+			.pte_size = 4096,
+			.pte_present = true,
+			.pte_writable = true,
+			.pte_executable = false,
+			.pte_pfn = 0x123456,
+			.pte_memtype = EDGEDMA_MEMTYPE_WRITE_BACK,
+			.pfn_valid = true,
+			.flags = EDGEDMA_PAGE_SLAB | EDGEDMA_PAGE_COMPOUND,
+			.refcount = 1,
+			.swiotlb = false,
+		},
+		PageView{
+			.dma_addr = 0x1'0000'0000,
+			.expected_phys = std::nullopt,
+			.iommu_domain = EDGEDMA_IOMMU_DOMAIN_DMA,
+			.iommu_phys = std::nullopt,
+			.iommu_unmapped = true,
+			.phys = std::nullopt,
+			.cpu_virt = std::nullopt,
+			.pte = std::nullopt,
+			.pte_size = std::nullopt,
+			.pte_present = std::nullopt,
+			.pte_writable = std::nullopt,
+			.pte_executable = std::nullopt,
+			.pte_pfn = std::nullopt,
+			.pte_memtype = std::nullopt,
+			.pfn_valid = std::nullopt,
+			.flags = std::nullopt,
+			.refcount = std::nullopt,
+			.swiotlb = std::nullopt,
+		},
+	};
+	snapshot.cache_line = 64;
+	snapshot.coherent = false;
+	snapshot.line_sharers = {
+		Mapping{
+			.device = "0000:00:05.0",
+			.driver = "e1000e",
+			.call = EDGEDMA_CALL_MAP_PAGE,
+			.dma_addr = 0xfee00000,
+			.size = 64,
+			.dir = 2, // DMA_FROM_DEVICE
+			.attrs = 0,
+			.cpu_phys = 0x1'2345'6fc0,
+			.cpu_virt = std::nullopt,
+			.caller = 0xffffffffc0b00100,
+			.time_ns = sample_snapshot_time_ns - 2'000'000,
+			.sg_index = std::nullopt,
+			.sg_count = 0,
+			.caller_name = "e1000_rx+0x10/0x200 [e1000e]",
+		},
+	};
+	snapshot.capture_ns = 41'000;
 	snapshot.record = record_of(snapshot).bytes();
 	snapshot.header.record_size = static_cast<std::uint32_t>(snapshot.record.size());
 	return snapshot;

@@ -23,6 +23,7 @@ const Info sample_info{
 	.cache_line = 64,
 	.dma_alignment = 1,
 	.hook_mode = EDGEDMA_HOOK_MODE_TRACEPOINT,
+	.iommu_fault_hooks = std::nullopt, // a module from before they were caught
 };
 
 std::set<std::string> keys_of(const nlohmann::json &object)
@@ -87,6 +88,8 @@ const Stats sample_stats{
 	.snapshots_suppressed = std::nullopt,
 	.snapshots_dropped = std::nullopt,
 	.snapshots_truncated = std::nullopt,
+	.iommu_faults = std::nullopt,
+	.iommu_faults_unowned = std::nullopt,
 };
 
 // A module that sends every counter it has.
@@ -221,6 +224,45 @@ TEST(StatusText, ShowsTheNewerCountersWhenTheModuleSendsThem)
 	untimed.irqsoff_max_ns = 0;
 	EXPECT_TRUE(contains(status_text(sample_info, untimed),
 			     "irqs-off max:           not timed (measure_irqsoff=0)\n"));
+}
+
+TEST(StatusJson, CarriesTheIommuFaultHooksAndCountersWhenSent)
+{
+	Info info = sample_info;
+	info.iommu_fault_hooks = "dmar_fault,io_page_fault";
+	Stats stats = newest_stats();
+	stats.iommu_faults = 5;
+	stats.iommu_faults_unowned = 0;
+	auto parsed = nlohmann::json::parse(status_json(info, stats).dump());
+	EXPECT_EQ(parsed["iommu_fault_hooks"], "dmar_fault,io_page_fault");
+	EXPECT_EQ(parsed["stats"]["iommu_faults"], 5);
+	EXPECT_EQ(parsed["stats"]["iommu_faults_unowned"], 0);
+
+	auto older = nlohmann::json::parse(status_json(sample_info, newest_stats()).dump());
+	EXPECT_FALSE(older.contains("iommu_fault_hooks"));
+	EXPECT_FALSE(older["stats"].contains("iommu_faults"));
+	EXPECT_FALSE(older["stats"].contains("iommu_faults_unowned"));
+}
+
+TEST(StatusText, ShowsTheIommuFaultHooksAndCountersWhenSent)
+{
+	Info info = sample_info;
+	info.iommu_fault_hooks = "dmar_fault";
+	Stats stats = newest_stats();
+	stats.iommu_faults = 7;
+	stats.iommu_faults_unowned = 2;
+	std::string text = status_text(info, stats);
+	EXPECT_TRUE(contains(text, "DMA buffer alignment:   1 byte\n"
+				   "IOMMU fault hooks:      dmar_fault\n"))
+		<< text;
+	EXPECT_TRUE(contains(text, "snapshots truncated:    0 (records over snapshot_size)\n"
+				   "IOMMU faults seen:      7\n"
+				   "IOMMU faults unowned:   2 (of no watched device)\n"))
+		<< text;
+	info.iommu_fault_hooks = "";
+	EXPECT_TRUE(contains(status_text(info, std::nullopt),
+			     "IOMMU fault hooks:      none (IOMMU faults not caught)\n"));
+	EXPECT_FALSE(contains(status_text(sample_info, newest_stats()), "IOMMU fault"));
 }
 
 TEST(StatusText, ShowsEveryFactWithUnits)

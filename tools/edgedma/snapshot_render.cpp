@@ -135,6 +135,218 @@ Json unmap_json(const RecentUnmap &unmap, const SnapshotHeader &header,
 	};
 }
 
+// A register's value and a field's: hex, but a single bit as 0 or 1.
+std::string field_text(const RegisterField &field, std::uint64_t value)
+{
+	const std::uint64_t bits = field_value(value, field);
+	return field.name + "=" + (field.bits == 1 ? std::to_string(bits) : hex(bits));
+}
+
+// Why a register was not read: the reason's words alone for read-clears,
+// the reason as the skipped parts show it otherwise.
+std::string not_read_text(std::uint32_t reason)
+{
+	if (skip_reason_label(reason) == "read-clears")
+		return "not read: reading it would change the device";
+	return "not read: " + reason_text(reason);
+}
+
+Json register_json(const Register &reg)
+{
+	Json fields = Json::object();
+	for (const RegisterField &field : reg.fields)
+		fields[field.name] = reg.value ? Json(field_value(*reg.value, field)) : Json(nullptr);
+	Json skipped = nullptr;
+	if (reg.skipped)
+		skipped = skip_reason_label(*reg.skipped);
+	return {
+		{"name", reg.name},
+		{"window", reg.window},
+		{"offset", hex(reg.offset)},
+		{"width", reg.width},
+		{"flags", register_flag_names(reg.flags)},
+		{"fields", std::move(fields)},
+		{"value", hex_or_null(reg.value)},
+		{"skipped", std::move(skipped)},
+	};
+}
+
+Json page_json(const PageView &page)
+{
+	Json domain = iommu_domain_label(page.iommu_domain);
+	Json memtype = nullptr;
+	if (page.pte_memtype)
+		memtype = memtype_label(*page.pte_memtype);
+	Json flags = nullptr;
+	if (page.flags)
+		flags = page_flag_names(*page.flags);
+	return {
+		{"dma_addr", hex(page.dma_addr)},
+		{"expected_phys", hex_or_null(page.expected_phys)},
+		{"iommu",
+		 {
+			 {"domain", std::move(domain)},
+			 {"phys", hex_or_null(page.iommu_phys)},
+			 {"unmapped", page.iommu_unmapped},
+		 }},
+		{"cpu",
+		 {
+			 {"virt", hex_or_null(page.cpu_virt)},
+			 {"pte", hex_or_null(page.pte)},
+			 {"size", or_null(page.pte_size)},
+			 {"present", or_null(page.pte_present)},
+			 {"writable", or_null(page.pte_writable)},
+			 {"executable", or_null(page.pte_executable)},
+			 {"pfn", hex_or_null(page.pte_pfn)},
+			 {"memtype", std::move(memtype)},
+		 }},
+		{"phys",
+		 {
+			 {"addr", hex_or_null(page.phys)},
+			 {"pfn_valid", or_null(page.pfn_valid)},
+			 {"flags", std::move(flags)},
+			 {"refcount", or_null(page.refcount)},
+			 {"swiotlb", or_null(page.swiotlb)},
+		 }},
+	};
+}
+
+std::string registers_text(const Snapshot &snapshot)
+{
+	std::string text = "registers (profile " + *snapshot.profile + "):";
+	if (snapshot.registers.empty())
+		return text + " none listed\n";
+	text += "\n";
+	std::vector<std::vector<std::string>> rows{{"NAME", "WHERE", "WIDTH", "VALUE"}};
+	for (const Register &reg : snapshot.registers)
+		rows.push_back({reg.name,
+				"window " + std::to_string(reg.window) + " +" + hex(reg.offset),
+				bytes(reg.width),
+				reg.value ? hex(*reg.value) : not_read_text(reg.skipped.value_or(0))});
+	std::istringstream table(aligned_table(rows, {false, false, true, false}));
+	std::size_t row = 0;
+	for (std::string line; std::getline(table, line); row++) {
+		// Trailing spaces of the last column's padding, none.
+		while (!line.empty() && line.back() == ' ')
+			line.pop_back();
+		text += "  " + line + "\n";
+		if (row == 0)
+			continue;
+		const Register &reg = snapshot.registers[row - 1];
+		if (!reg.value || reg.fields.empty())
+			continue;
+		std::string fields;
+		for (const RegisterField &field : reg.fields)
+			fields += (fields.empty() ? "" : " ") + field_text(field, *reg.value);
+		text += "    " + fields + "\n";
+	}
+	return text;
+}
+
+std::string yes_no(bool value, std::string_view yes, std::string_view no)
+{
+	return std::string(value ? yes : no);
+}
+
+std::string page_text(const PageView &page)
+{
+	std::string text = "  " + hex(page.dma_addr) + "\n";
+	text += "    table:     " + (page.expected_phys
+					     ? "expects phys " + hex(*page.expected_phys)
+					     : std::string("no live mapping holds it")) +
+		"\n";
+	std::string iommu = "domain " + iommu_domain_label(page.iommu_domain) + ", ";
+	if (page.iommu_unmapped)
+		iommu += "unmapped: an access faults";
+	else if (page.iommu_phys)
+		iommu += "translates to " + hex(*page.iommu_phys);
+	else
+		iommu += "translation not read";
+	if (page.expected_phys && page.iommu_phys && *page.expected_phys != *page.iommu_phys)
+		iommu += " (NOT where the table expects)";
+	text += "    IOMMU:     " + iommu + "\n";
+	std::string cpu;
+	if (!page.cpu_virt) {
+		cpu = "no page-table entry read";
+	} else {
+		cpu = "virt " + hex(*page.cpu_virt);
+		if (page.pte)
+			cpu += ", pte " + hex(*page.pte);
+		if (page.pte_present && !*page.pte_present) {
+			cpu += ", not present";
+		} else if (page.pte_present) {
+			cpu += ", present";
+			if (page.pte_writable)
+				cpu += yes_no(*page.pte_writable, ", writable", ", read-only");
+			if (page.pte_executable)
+				cpu += yes_no(*page.pte_executable, ", executable",
+					      ", not executable");
+			if (page.pte_pfn)
+				cpu += ", pfn " + hex(*page.pte_pfn);
+			if (page.pte_memtype)
+				cpu += ", " + memtype_label(*page.pte_memtype);
+			if (page.pte_size)
+				cpu += ", maps " + bytes(*page.pte_size);
+		}
+	}
+	text += "    CPU:       " + cpu + "\n";
+	std::string allocator;
+	if (!page.phys) {
+		allocator = "no physical page known";
+	} else {
+		allocator = "phys " + hex(*page.phys);
+		if (page.pfn_valid)
+			allocator += yes_no(*page.pfn_valid, ", pfn valid",
+					    ", pfn not valid (memory the kernel does not manage)");
+		if (page.flags)
+			allocator += ", flags " + joined(page_flag_names(*page.flags));
+		if (page.refcount)
+			allocator += ", refcount " + std::to_string(*page.refcount);
+		if (page.swiotlb)
+			allocator += yes_no(*page.swiotlb, ", in a swiotlb bounce pool",
+					    ", not swiotlb");
+	}
+	text += "    allocator: " + allocator + "\n";
+	return text;
+}
+
+std::string pages_text(const Snapshot &snapshot)
+{
+	std::string text = "pages: " + std::to_string(snapshot.pages.size()) + " viewed\n";
+	for (const PageView &page : snapshot.pages)
+		text += page_text(page);
+	return text;
+}
+
+std::string device_of(const Mapping &mapping)
+{
+	if (mapping.device.empty())
+		return "unknown device";
+	return mapping.device + " (" + (mapping.driver.empty() ? "no driver" : mapping.driver) + ")";
+}
+
+std::string lines_text(const Snapshot &snapshot, const Symbolizer &symbols)
+{
+	std::string text = "cache lines: ";
+	text += snapshot.cache_line ? bytes(*snapshot.cache_line) : std::string("size unknown");
+	if (snapshot.coherent)
+		text += *snapshot.coherent
+			? ", device coherent"
+			: ", device NOT coherent (the CPU caches must be synced)";
+	text += "\n";
+	text += "  sharers: " + std::to_string(snapshot.line_sharers.size()) +
+		" (live mappings sharing a cache line with the first mapping)\n";
+	for (const Mapping &sharer : snapshot.line_sharers) {
+		text += "    " + hex(sharer.dma_addr) + "  " + bytes(sharer.size) + "  " +
+			direction_label(sharer.dir) + "  " + call_text(sharer) + "  " +
+			device_of(sharer) + "\n";
+		text += "      cpu phys " +
+			(sharer.cpu_phys ? hex(*sharer.cpu_phys) : std::string("unknown")) +
+			", by " + caller_text(sharer.caller, sharer.caller_name, symbols) + "\n";
+	}
+	return text;
+}
+
 std::string driver_or_none(const std::string &driver)
 {
 	return driver.empty() ? "no driver" : driver;
@@ -273,11 +485,29 @@ Json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols)
 	document["kernel_release"] = or_null(snapshot.kernel_release);
 	document["hook_mode"] = std::move(hook_mode);
 	document["truncated"] = snapshot.truncated;
-	// Parts the module does not capture yet; the keys are there so that a
-	// reader need not tell an old snapshot from one without them.
-	document["registers"] = Json::array();
+	document["profile"] = or_null(snapshot.profile);
+	Json registers = Json::array();
+	for (const Register &reg : snapshot.registers)
+		registers.push_back(register_json(reg));
+	document["registers"] = std::move(registers);
+	// A part the module does not capture yet; the key is there so that a
+	// reader need not tell an old snapshot from one without it.
 	document["descriptors"] = Json::array();
-	document["views"] = Json::array();
+	Json views = Json::array();
+	for (const PageView &page : snapshot.pages)
+		views.push_back(page_json(page));
+	document["views"] = std::move(views);
+	document["cache_line"] = or_null(snapshot.cache_line);
+	document["coherent"] = or_null(snapshot.coherent);
+	Json sharers = Json::array();
+	for (const Mapping &sharer : snapshot.line_sharers) {
+		Json item = mapping_json(sharer, snapshot.header, symbols);
+		item.erase("holds_trigger_addr");
+		item["device"] = sharer.device.empty() ? Json(nullptr) : Json(sharer.device);
+		item["driver"] = sharer.device.empty() ? Json(nullptr) : Json(sharer.driver);
+		sharers.push_back(std::move(item));
+	}
+	document["line_sharers"] = std::move(sharers);
 	Json mappings = Json::array();
 	for (const Mapping &mapping : snapshot.mappings)
 		mappings.push_back(mapping_json(mapping, snapshot.header, symbols));
@@ -328,8 +558,14 @@ std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols)
 					     : "unknown (not in the record)");
 	line("record", bytes(header.record_size));
 
+	if (snapshot.profile)
+		text << '\n' << registers_text(snapshot);
 	text << '\n' << mappings_text(snapshot, symbols);
 	text << '\n' << unmaps_text(snapshot, symbols);
+	if (!snapshot.pages.empty())
+		text << '\n' << pages_text(snapshot);
+	if (snapshot.cache_line || snapshot.coherent || !snapshot.line_sharers.empty())
+		text << '\n' << lines_text(snapshot, symbols);
 	if (!snapshot.skipped.empty()) {
 		text << "\nskipped parts:\n";
 		for (const SkippedPart &part : snapshot.skipped)

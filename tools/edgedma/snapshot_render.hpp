@@ -34,22 +34,38 @@ std::string snapshot_list_text(const std::vector<SnapshotHeader> &headers);
 
 // `edgedma snapshot show --json`: one object. The header's keys as
 // snapshot_header_json() has them, then kernel_release and hook_mode (null
-// when the record lacks them), truncated (bool), registers, descriptors
-// and views (empty arrays: the module does not capture them yet),
-// mappings, mappings_left_out, history (the recent unmaps) and skipped.
+// when the record lacks them), truncated (bool), profile (null when no
+// profile describes the device), registers, descriptors (an empty array:
+// the module does not capture them yet), views, cache_line and coherent
+// (null when the record lacks them), line_sharers, mappings,
+// mappings_left_out, history (the recent unmaps) and skipped.
+// A register: name, window, offset, width, flags (words), fields ({name:
+// value}, values null when not read), value (null when not read) and
+// skipped (the reason's word, null when read).
+// A view, one per page: dma_addr, expected_phys, iommu {domain, phys,
+// unmapped}, cpu {virt, pte, size, present, writable, executable, pfn,
+// memtype}, phys {addr, pfn_valid, flags, refcount, swiotlb}; null where
+// the module did not tell.
 // A mapping: dma_addr, size, dir, call, attrs, cpu_phys, cpu_virt,
 // caller, caller_addr, time_ns, sg_index (null if not sg), sg_count,
-// holds_trigger_addr. An unmap: dma_addr, size, dir, call, cpu_phys,
+// holds_trigger_addr. A line sharer: the same but holds_trigger_addr, then
+// device and driver (null when the module could not name them). An unmap:
+// dma_addr, size, dir, call, cpu_phys,
 // map_time_ns, unmap_time_ns, map_caller, map_caller_addr, unmap_caller,
 // unmap_caller_addr, covers_trigger_addr. A skipped part: part, reason
 // (words). Addresses are "0x..." strings; callers are named by the kernel
 // when the snapshot was taken, else from symbols, null when unknown.
 nlohmann::ordered_json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols);
 
-// `edgedma snapshot show`: the header as "label: value" lines, the live
+// `edgedma snapshot show`: the header as "label: value" lines, the
+// registers of the device's profile (each with its bit fields decoded, or
+// why it was not read), the live
 // mappings as a table with the one holding the snapshot's address marked
 // "*", the recent unmaps with when each was mapped and unmapped (before
-// the snapshot) and by whom, the parts skipped with their reasons, the
+// the snapshot) and by whom, the pages viewed (what the mapping table
+// expects, what the IOMMU says, the CPU's page-table entry, the
+// allocator's view), the cache lines (size, coherency, the mappings
+// sharing the first mapping's lines), the parts skipped with their reasons, the
 // mappings left out, and a TRUNCATED line when the record ran out of room.
 std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols);
 

@@ -21,6 +21,9 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 		{"cache_line", info.cache_line},
 		{"dma_alignment", info.dma_alignment},
 	};
+	// Left out for an older module, as the newer counters below.
+	if (info.iommu_fault_hooks)
+		status["iommu_fault_hooks"] = *info.iommu_fault_hooks;
 	if (stats)
 		status["stats"] = {
 			{"requests", stats->requests},
@@ -61,6 +64,10 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 		status["stats"]["snapshots_dropped"] = *stats->snapshots_dropped;
 	if (stats && stats->snapshots_truncated)
 		status["stats"]["snapshots_truncated"] = *stats->snapshots_truncated;
+	if (stats && stats->iommu_faults)
+		status["stats"]["iommu_faults"] = *stats->iommu_faults;
+	if (stats && stats->iommu_faults_unowned)
+		status["stats"]["iommu_faults_unowned"] = *stats->iommu_faults_unowned;
 	return status;
 }
 
@@ -83,6 +90,10 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 	line("page size", bytes(info.page_size));
 	line("CPU cache line", bytes(info.cache_line));
 	line("DMA buffer alignment", bytes(info.dma_alignment));
+	if (info.iommu_fault_hooks)
+		line("IOMMU fault hooks", info.iommu_fault_hooks->empty()
+						  ? std::string("none (IOMMU faults not caught)")
+						  : *info.iommu_fault_hooks);
 	if (stats) {
 		line("requests handled", stats->requests);
 		line("requests rejected", stats->rejected);
@@ -133,6 +144,11 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 		if (stats->snapshots_truncated)
 			line("snapshots truncated", std::to_string(*stats->snapshots_truncated) +
 							    " (records over snapshot_size)");
+		if (stats->iommu_faults)
+			line("IOMMU faults seen", *stats->iommu_faults);
+		if (stats->iommu_faults_unowned)
+			line("IOMMU faults unowned", std::to_string(*stats->iommu_faults_unowned) +
+							     " (of no watched device)");
 	}
 	return text.str();
 }

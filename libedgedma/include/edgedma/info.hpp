@@ -24,6 +24,10 @@ struct Info {
 	std::uint32_t dma_alignment = 0;
 	// The enum edgedma_hook_mode in use; 0 when the module is not hooked.
 	std::uint32_t hook_mode = 0;
+	// Where the module catches IOMMU faults, comma-separated
+	// ("dmar_fault", "arm_smmu_handle_evt", ...); "" when nowhere, absent
+	// from older modules.
+	std::optional<std::string> iommu_fault_hooks;
 
 	bool operator==(const Info &) const = default;
 };
@@ -77,6 +81,10 @@ struct Stats {
 	std::optional<std::uint64_t> snapshots_suppressed;
 	std::optional<std::uint64_t> snapshots_dropped;
 	std::optional<std::uint64_t> snapshots_truncated;
+	// IOMMU faults the module saw, and of those, the ones of no device it
+	// watches (absent from older modules, both).
+	std::optional<std::uint64_t> iommu_faults;
+	std::optional<std::uint64_t> iommu_faults_unowned;
 
 	bool operator==(const Stats &) const = default;
 };

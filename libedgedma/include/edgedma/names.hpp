@@ -58,6 +58,24 @@ EDGEDMA_API std::string skip_reason_label(std::uint32_t reason); // or "reason-N
 EDGEDMA_API std::optional<std::string_view> access_name(std::uint32_t access);
 EDGEDMA_API std::string access_label(std::uint32_t access); // or "access-N"
 
+// enum edgedma_iommu_domain: "none", "identity", "dma", "dma-fq",
+// "blocked", "unmanaged", "other"
+EDGEDMA_API std::optional<std::string_view> iommu_domain_name(std::uint32_t domain);
+EDGEDMA_API std::string iommu_domain_label(std::uint32_t domain); // or "domain-N"
+
+// enum edgedma_memtype: "write-back", "write-combine", "write-through",
+// "uncached", "device", "other"
+EDGEDMA_API std::optional<std::string_view> memtype_name(std::uint32_t memtype);
+EDGEDMA_API std::string memtype_label(std::uint32_t memtype); // or "memtype-N"
+
+// enum edgedma_page_flag bits set, in bit order: "slab", "reserved",
+// "free", "compound", "head"; a bit this library does not know appears as
+// its hex value ("0x20").
+EDGEDMA_API std::vector<std::string> page_flag_names(std::uint32_t flags);
+
+// enum edgedma_register_flag bits set: "read-clears"; unknown bits as hex.
+EDGEDMA_API std::vector<std::string> register_flag_names(std::uint32_t flags);
+
 // Policy CHECKS: bit (kind - 1) turns the check for kind on.
 EDGEDMA_API std::uint32_t check_bit(std::uint32_t kind);
 // Every check this library knows of.

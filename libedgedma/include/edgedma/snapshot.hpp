@@ -73,6 +73,83 @@ struct SkippedPart {
 	bool operator==(const SkippedPart &) const = default;
 };
 
+// One page of DMA memory as the IOMMU, the CPU's page tables and the page
+// allocator saw it when the snapshot was taken (EDGEDMA_A_SNAPSHOT_PAGE).
+// Each optional is absent where the module could not tell (no live mapping
+// holds the page, no IOMMU translation, no page-table walk on this
+// architecture, memory the kernel does not manage).
+struct PageView {
+	std::uint64_t dma_addr = 0; // the page's DMA address (IOVA)
+	// Where the live mapping holding the page says it lies.
+	std::optional<std::uint64_t> expected_phys;
+	std::uint32_t iommu_domain = 0; // enum edgedma_iommu_domain
+	// The IOMMU's translation now (without an IOMMU: the bus address).
+	std::optional<std::uint64_t> iommu_phys;
+	// The IOMMU translates the page to nothing: a device access faults.
+	bool iommu_unmapped = false;
+	// The physical page the CPU and allocator facts below are about:
+	// expected_phys's, else iommu_phys's.
+	std::optional<std::uint64_t> phys;
+	// The CPU side: the kernel address whose page-table entry was read,
+	// the entry as the CPU reads it, the bytes it maps (a page or a
+	// block), and what it says. Present, writable, executable, pfn and
+	// memtype (enum edgedma_memtype) come only with a present entry.
+	std::optional<std::uint64_t> cpu_virt;
+	std::optional<std::uint64_t> pte;
+	std::optional<std::uint64_t> pte_size;
+	std::optional<bool> pte_present;
+	std::optional<bool> pte_writable;
+	std::optional<bool> pte_executable;
+	std::optional<std::uint64_t> pte_pfn;
+	std::optional<std::uint32_t> pte_memtype;
+	// The allocator's side: phys is memory the kernel manages; what the
+	// kernel uses the page for (enum edgedma_page_flag bits) and its
+	// reference count (both only for managed memory); phys lies in a
+	// swiotlb bounce pool.
+	std::optional<bool> pfn_valid;
+	std::optional<std::uint32_t> flags;
+	std::optional<std::uint32_t> refcount;
+	std::optional<bool> swiotlb;
+
+	bool operator==(const PageView &) const = default;
+};
+
+// A bit field of a controller register (EDGEDMA_A_REGISTER_FIELD).
+struct RegisterField {
+	std::string name;
+	std::uint32_t shift = 0; // its lowest bit, below 64
+	std::uint32_t bits = 0;  // how many, 1 to 64
+
+	bool operator==(const RegisterField &) const = default;
+};
+
+// A field's value in a register's value: the bits that lie above bit 63
+// are not there and read as 0.
+constexpr std::uint64_t field_value(std::uint64_t value, const RegisterField &field)
+{
+	if (field.shift >= 64)
+		return 0;
+	const std::uint64_t shifted = value >> field.shift;
+	if (field.bits >= 64)
+		return shifted;
+	return shifted & ((std::uint64_t{1} << field.bits) - 1);
+}
+
+// A controller register of the device's profile and what the snapshot read
+// of it (EDGEDMA_A_SNAPSHOT_REGISTER): exactly one of value and skipped.
+struct Register {
+	std::string name;
+	std::uint32_t window = 0; // the PCI BAR or platform "reg" resource
+	std::uint32_t offset = 0; // bytes into the window
+	std::uint32_t width = 0;  // bytes read at once: 1, 2, 4 or 8
+	std::uint32_t flags = 0;  // enum edgedma_register_flag bits
+	std::vector<RegisterField> fields; // in the profile's order
+	std::optional<std::uint64_t> value;   // what was read
+	std::optional<std::uint32_t> skipped; // enum edgedma_skip_reason: why not
+
+	bool operator==(const Register &) const = default;
+};
+
 // One snapshot, whole (SNAPSHOT_GET of its seq).
 struct Snapshot {
 	// header.record_size is record.size().
@@ -93,6 +170,25 @@ struct Snapshot {
 	std::vector<RecentUnmap> unmaps;
 	// The parts left out, each with its reason.
 	std::vector<SkippedPart> skipped;
+	// The CPU's cache-line size (cache_line_size()) and whether the
+	// kernel treats the device's DMA as coherent with the CPU caches;
+	// absent from older modules and from a record cut short.
+	std::optional<std::uint32_t> cache_line;
+	std::optional<bool> coherent;
+	// The pages viewed: the one of header.trigger_addr first, then the rest
+	// of the mapping holding it.
+	std::vector<PageView> pages;
+	// Other live mappings, of any device, whose CPU memory shares a cache
+	// line with the first of mappings. Each carries its own device and
+	// driver, and caller_name; device and driver are empty where the
+	// module could not name them (a snapshot taken at panic).
+	std::vector<Mapping> line_sharers;
+	// The controller profile describing the device, and its registers as
+	// read; absent and empty when no profile describes it (skipped says).
+	std::optional<std::string> profile;
+	std::vector<Register> registers;
+	// How long writing the record took, ns; absent from older modules.
+	std::optional<std::uint64_t> capture_ns;
 	// The record ran out of room (module parameter snapshot_size): every
 	// part in it is whole, but later parts are missing.
 	bool truncated = false;
