@@ -85,6 +85,7 @@ static const struct nla_policy edgedma_profile_set_policy[EDGEDMA_A_PROFILE_MAX 
 	[EDGEDMA_A_PROFILE_COMPATIBLE] = { .type = NLA_NUL_STRING, .len = 63 },
 	[EDGEDMA_A_PROFILE_DEVICE] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
 	[EDGEDMA_A_PROFILE_REGISTER] = { .type = NLA_NESTED },
+	[EDGEDMA_A_PROFILE_CHAIN] = { .type = NLA_NESTED },
 };
 
 static const struct nla_policy edgedma_profile_name_policy[EDGEDMA_A_PROFILE_MAX + 1] = {
@@ -295,6 +296,7 @@ static const struct genl_ops edgedma_nl_ops[] = {
 	},
 	{
 		.cmd = EDGEDMA_CMD_PROFILE_GET,
+		.doit = edgedma_nl_profile_get,
 		.start = edgedma_nl_dump_start,
 		.dumpit = edgedma_nl_profile_dump,
 		.policy = edgedma_profile_name_policy,

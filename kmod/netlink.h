@@ -113,6 +113,7 @@ int edgedma_nl_snapshot_get(struct sk_buff *skb, struct genl_info *info);
 int edgedma_nl_snapshot_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int edgedma_nl_profile_set(struct sk_buff *skb, struct genl_info *info);
 int edgedma_nl_profile_del(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_profile_get(struct sk_buff *skb, struct genl_info *info);
 int edgedma_nl_profile_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _EDGEDMA_NETLINK_H */

@@ -11,6 +11,7 @@
 #include "compat.h"
 #include "netlink.h"
 #include "profiles.h"
+#include "snapshot_record.h"
 
 static const struct nla_policy edgedma_field_policy[EDGEDMA_A_FIELD_MAX + 1] = {
 	[EDGEDMA_A_FIELD_NAME] = { .type = NLA_NUL_STRING, .len = EDGEDMA_PROFILE_NAME_LEN - 1 },
@@ -25,6 +26,33 @@ static const struct nla_policy edgedma_register_policy[EDGEDMA_A_REGISTER_MAX + 
 	[EDGEDMA_A_REGISTER_WIDTH] = NLA_POLICY_RANGE(NLA_U32, 1, 8),
 	[EDGEDMA_A_REGISTER_FLAGS] = NLA_POLICY_MAX(NLA_U32, EDGEDMA_REGISTER_READ_CLEARS),
 	[EDGEDMA_A_REGISTER_FIELD] = { .type = NLA_NESTED },
+};
+
+static const struct nla_policy edgedma_dfield_policy[EDGEDMA_A_DFIELD_MAX + 1] = {
+	[EDGEDMA_A_DFIELD_NAME] = { .type = NLA_NUL_STRING, .len = EDGEDMA_PROFILE_NAME_LEN - 1 },
+	[EDGEDMA_A_DFIELD_OFFSET] = NLA_POLICY_MAX(NLA_U32, EDGEDMA_DESC_SIZE_MAX - 1),
+	[EDGEDMA_A_DFIELD_WIDTH] = NLA_POLICY_RANGE(NLA_U32, 1, 8),
+	[EDGEDMA_A_DFIELD_SHIFT] = NLA_POLICY_MAX(NLA_U32, 63),
+	[EDGEDMA_A_DFIELD_BITS] = NLA_POLICY_RANGE(NLA_U32, 1, 64),
+	[EDGEDMA_A_DFIELD_ROLE] = NLA_POLICY_RANGE(NLA_U32, EDGEDMA_DESC_ROLE_ADDRESS,
+						   EDGEDMA_DESC_ROLE_STATUS),
+};
+
+static const struct nla_policy edgedma_chain_policy[EDGEDMA_A_CHAIN_MAX + 1] = {
+	[EDGEDMA_A_CHAIN_NAME] = { .type = NLA_NUL_STRING, .len = EDGEDMA_PROFILE_NAME_LEN - 1 },
+	[EDGEDMA_A_CHAIN_KIND] = NLA_POLICY_RANGE(NLA_U32, EDGEDMA_CHAIN_RING, EDGEDMA_CHAIN_LIST),
+	[EDGEDMA_A_CHAIN_START_REG] = { .type = NLA_NUL_STRING, .len = EDGEDMA_PROFILE_NAME_LEN - 1 },
+	[EDGEDMA_A_CHAIN_START_HI_REG] = { .type = NLA_NUL_STRING, .len = EDGEDMA_PROFILE_NAME_LEN - 1 },
+	[EDGEDMA_A_CHAIN_LENGTH_REG] = { .type = NLA_NUL_STRING, .len = EDGEDMA_PROFILE_NAME_LEN - 1 },
+	[EDGEDMA_A_CHAIN_ENTRIES] = { .type = NLA_U32 },	/* not 0: below */
+	[EDGEDMA_A_CHAIN_HEAD_REG] = { .type = NLA_NUL_STRING, .len = EDGEDMA_PROFILE_NAME_LEN - 1 },
+	[EDGEDMA_A_CHAIN_TAIL_REG] = { .type = NLA_NUL_STRING, .len = EDGEDMA_PROFILE_NAME_LEN - 1 },
+	[EDGEDMA_A_CHAIN_DESC_SIZE] = NLA_POLICY_RANGE(NLA_U32, EDGEDMA_DESC_SIZE_MIN,
+						       EDGEDMA_DESC_SIZE_MAX),
+	[EDGEDMA_A_CHAIN_MAX_DESCS] = NLA_POLICY_RANGE(NLA_U32, 1, EDGEDMA_CHAIN_DESCS_MAX),
+	[EDGEDMA_A_CHAIN_FLAGS] = NLA_POLICY_MAX(NLA_U32, EDGEDMA_CHAIN_BIG_ENDIAN |
+							  EDGEDMA_CHAIN_LENGTH_IN_BYTES),
+	[EDGEDMA_A_CHAIN_DFIELD] = { .type = NLA_NESTED },
 };
 
 static int edgedma_parse_field(const struct nlattr *attr, struct edgedma_profile_reg *reg,
@@ -97,6 +125,159 @@ static int edgedma_parse_register(const struct nlattr *attr, struct edgedma_prof
 	return 0;
 }
 
+static int edgedma_parse_dfield(const struct nlattr *attr, struct edgedma_profile_chain *c,
+				struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[EDGEDMA_A_DFIELD_MAX + 1];
+	struct edgedma_desc_field *f;
+	int err;
+
+	err = nla_parse_nested(tb, EDGEDMA_A_DFIELD_MAX, attr, edgedma_dfield_policy, extack);
+	if (err)
+		return err;
+	if (!tb[EDGEDMA_A_DFIELD_NAME] || !tb[EDGEDMA_A_DFIELD_OFFSET] ||
+	    !tb[EDGEDMA_A_DFIELD_WIDTH]) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "a descriptor field needs NAME, OFFSET and WIDTH");
+		return -EINVAL;
+	}
+	if (c->nfields == EDGEDMA_CHAIN_FIELDS_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "a chain has at most 16 descriptor fields");
+		return -EINVAL;
+	}
+	f = &c->fields[c->nfields];
+	nla_strscpy(f->name, tb[EDGEDMA_A_DFIELD_NAME], sizeof(f->name));
+	f->offset = nla_get_u32(tb[EDGEDMA_A_DFIELD_OFFSET]);
+	f->width = nla_get_u32(tb[EDGEDMA_A_DFIELD_WIDTH]);
+	if (tb[EDGEDMA_A_DFIELD_SHIFT])
+		f->shift = nla_get_u32(tb[EDGEDMA_A_DFIELD_SHIFT]);
+	if (tb[EDGEDMA_A_DFIELD_BITS])
+		f->bits = nla_get_u32(tb[EDGEDMA_A_DFIELD_BITS]);
+	if (tb[EDGEDMA_A_DFIELD_ROLE])
+		f->role = nla_get_u32(tb[EDGEDMA_A_DFIELD_ROLE]);
+	if (!is_power_of_2(f->width) || f->offset + f->width > c->desc_size ||
+	    f->shift + (f->bits ?: 1) > f->width * 8) {
+		edgedma_extack_attr_fmt(extack, attr,
+			"a descriptor field must be 1, 2, 4 or 8 bytes inside the descriptor, its bits inside those",
+			"chain %s, field %s: %u bytes at %u, bits %u+%u: need 1/2/4/8 bytes within %u, bits within them",
+			c->name, f->name, f->width, f->offset, f->shift, f->bits, c->desc_size);
+		return -EINVAL;
+	}
+	c->nfields++;
+	return 0;
+}
+
+/* The profile's register named by @attr (absent: EDGEDMA_NO_REG). */
+static int edgedma_chain_reg_index(const struct edgedma_profile *p,
+				   const struct edgedma_profile_chain *c,
+				   const struct nlattr *attr, const char *what, u8 *index,
+				   struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+
+	*index = EDGEDMA_NO_REG;
+	if (!attr)
+		return 0;
+	for (i = 0; i < p->nregs; i++) {
+		if (strcmp(p->regs[i].name, nla_data(attr)))
+			continue;
+		if (p->regs[i].flags & EDGEDMA_REGISTER_READ_CLEARS) {
+			edgedma_extack_attr_fmt(extack, attr,
+				"a chain's register clears when read: snapshots cannot read it",
+				"chain %s: its %s register %s clears when read",
+				c->name, what, p->regs[i].name);
+			return -EINVAL;
+		}
+		*index = i;
+		return 0;
+	}
+	edgedma_extack_attr_fmt(extack, attr,
+		"a chain names a register the profile does not have",
+		"chain %s: its %s register %s is not among the profile's registers",
+		c->name, what, (const char *)nla_data(attr));
+	return -EINVAL;
+}
+
+static int edgedma_parse_chain(const struct nlattr *attr, const struct edgedma_profile *p,
+			       struct edgedma_profile_chain *c, struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[EDGEDMA_A_CHAIN_MAX + 1];
+	const struct nlattr *a;
+	int err, rem, nexts;
+	unsigned int i;
+
+	err = nla_parse_nested(tb, EDGEDMA_A_CHAIN_MAX, attr, edgedma_chain_policy, extack);
+	if (err)
+		return err;
+	if (!tb[EDGEDMA_A_CHAIN_NAME] || !tb[EDGEDMA_A_CHAIN_KIND] ||
+	    !tb[EDGEDMA_A_CHAIN_START_REG] || !tb[EDGEDMA_A_CHAIN_DESC_SIZE]) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "a chain needs NAME, KIND, START_REG and DESC_SIZE");
+		return -EINVAL;
+	}
+	memset(c, 0, sizeof(*c));
+	c->attr = attr;
+	nla_strscpy(c->name, tb[EDGEDMA_A_CHAIN_NAME], sizeof(c->name));
+	c->kind = nla_get_u32(tb[EDGEDMA_A_CHAIN_KIND]);
+	c->desc_size = nla_get_u32(tb[EDGEDMA_A_CHAIN_DESC_SIZE]);
+	if (tb[EDGEDMA_A_CHAIN_ENTRIES]) {
+		c->entries = nla_get_u32(tb[EDGEDMA_A_CHAIN_ENTRIES]);
+		if (!c->entries) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[EDGEDMA_A_CHAIN_ENTRIES],
+					    "a ring has at least one entry");
+			return -EINVAL;
+		}
+	}
+	if (tb[EDGEDMA_A_CHAIN_MAX_DESCS])
+		c->max_descs = nla_get_u32(tb[EDGEDMA_A_CHAIN_MAX_DESCS]);
+	if (tb[EDGEDMA_A_CHAIN_FLAGS])
+		c->flags = nla_get_u32(tb[EDGEDMA_A_CHAIN_FLAGS]);
+	err = edgedma_chain_reg_index(p, c, tb[EDGEDMA_A_CHAIN_START_REG], "start",
+				      &c->start_reg, extack) ?:
+	      edgedma_chain_reg_index(p, c, tb[EDGEDMA_A_CHAIN_START_HI_REG], "start-hi",
+				      &c->start_hi_reg, extack) ?:
+	      edgedma_chain_reg_index(p, c, tb[EDGEDMA_A_CHAIN_LENGTH_REG], "length",
+				      &c->length_reg, extack) ?:
+	      edgedma_chain_reg_index(p, c, tb[EDGEDMA_A_CHAIN_HEAD_REG], "head",
+				      &c->head_reg, extack) ?:
+	      edgedma_chain_reg_index(p, c, tb[EDGEDMA_A_CHAIN_TAIL_REG], "tail",
+				      &c->tail_reg, extack);
+	if (err)
+		return err;
+	if (c->kind == EDGEDMA_CHAIN_RING &&
+	    !!tb[EDGEDMA_A_CHAIN_LENGTH_REG] == !!tb[EDGEDMA_A_CHAIN_ENTRIES]) {
+		edgedma_extack_attr_fmt(extack, attr,
+			"a ring needs its size: LENGTH_REG or ENTRIES, not both",
+			"chain %s: a ring needs LENGTH_REG or ENTRIES, not both", c->name);
+		return -EINVAL;
+	}
+	if (c->kind == EDGEDMA_CHAIN_LIST &&
+	    (tb[EDGEDMA_A_CHAIN_LENGTH_REG] || tb[EDGEDMA_A_CHAIN_ENTRIES] ||
+	     tb[EDGEDMA_A_CHAIN_HEAD_REG] || tb[EDGEDMA_A_CHAIN_TAIL_REG] ||
+	     (c->flags & EDGEDMA_CHAIN_LENGTH_IN_BYTES))) {
+		edgedma_extack_attr_fmt(extack, attr,
+			"a list has no size, head or tail: it ends where its next field says",
+			"chain %s: a list takes no LENGTH_REG, ENTRIES, HEAD_REG or TAIL_REG",
+			c->name);
+		return -EINVAL;
+	}
+	nla_for_each_nested(a, attr, rem) {
+		if (nla_type(a) != EDGEDMA_A_CHAIN_DFIELD)
+			continue;
+		err = edgedma_parse_dfield(a, c, extack);
+		if (err)
+			return err;
+	}
+	for (i = 0, nexts = 0; i < c->nfields; i++)
+		nexts += c->fields[i].role == EDGEDMA_DESC_ROLE_NEXT;
+	if (c->kind == EDGEDMA_CHAIN_LIST ? nexts != 1 : nexts != 0) {
+		edgedma_extack_attr_fmt(extack, attr,
+			"a list needs one field of ROLE next, a ring none",
+			"chain %s: %d fields of role next; a list needs one, a ring none",
+			c->name, nexts);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int edgedma_nl_profile_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
@@ -154,6 +335,22 @@ int edgedma_nl_profile_set(struct sk_buff *skb, struct genl_info *info)
 		kvfree(p);
 		return -EINVAL;
 	}
+	/* After the registers: chains name them. */
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(a) != EDGEDMA_A_PROFILE_CHAIN)
+			continue;
+		if (p->nchains == EDGEDMA_PROFILE_CHAINS_MAX) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a, "a profile has at most 4 chains");
+			kvfree(p);
+			return -EINVAL;
+		}
+		err = edgedma_parse_chain(a, p, &p->chains[p->nchains], info->extack);
+		if (err) {
+			kvfree(p);
+			return err;
+		}
+		p->nchains++;
+	}
 
 	err = edgedma_profile_install(p, info->extack);
 	if (err)
@@ -195,6 +392,57 @@ int edgedma_nl_profile_del(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/* The largest definition: 64 registers of 16 fields, 4 chains of 16. */
+#define EDGEDMA_PROFILE_DEFINITION_MAX	(96 * 1024)
+
+int edgedma_nl_profile_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *name_attr = info->attrs[EDGEDMA_A_PROFILE_NAME];
+	char name[EDGEDMA_PROFILE_NAME_LEN];
+	struct edgedma_record r;
+	struct sk_buff *msg;
+	void *buf, *hdr;
+	int err;
+
+	if (!name_attr) {
+		GENL_SET_ERR_MSG(info, "name the profile (PROFILE_NAME), or dump for the list");
+		return -EINVAL;
+	}
+	nla_strscpy(name, name_attr, sizeof(name));
+	/* Written once into a buffer, then into a reply of its size. */
+	buf = kvmalloc(EDGEDMA_PROFILE_DEFINITION_MAX, GFP_KERNEL);
+	if (!buf) {
+		GENL_SET_ERR_MSG(info, "no memory for the reply");
+		return -ENOMEM;
+	}
+	edgedma_record_init(&r, buf, EDGEDMA_PROFILE_DEFINITION_MAX);
+	err = edgedma_profile_put_definition(&r, name);
+	if (err) {
+		kvfree(buf);
+		if (err == -ENOENT)
+			NL_SET_ERR_MSG_ATTR(info->extack, name_attr, "no profile by that name");
+		else
+			GENL_SET_ERR_MSG(info, "the profile does not fit a reply");
+		return err;
+	}
+	msg = genlmsg_new(r.len, GFP_KERNEL);
+	if (!msg) {
+		kvfree(buf);
+		GENL_SET_ERR_MSG(info, "no memory for the reply");
+		return -ENOMEM;
+	}
+	hdr = genlmsg_put_reply(msg, info, &edgedma_family, 0, EDGEDMA_CMD_PROFILE_GET);
+	if (!hdr) {
+		kvfree(buf);
+		nlmsg_free(msg);
+		GENL_SET_ERR_MSG(info, "reply header does not fit");
+		return -EMSGSIZE;
+	}
+	skb_put_data(msg, buf, r.len);
+	kvfree(buf);
+	return edgedma_nl_reply_send(msg, hdr, info);
+}
+
 /* cb->args[0]: the next profile slot. */
 int edgedma_nl_profile_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -220,7 +468,8 @@ int edgedma_nl_profile_dump(struct sk_buff *skb, struct netlink_callback *cb)
 		    (sum.match == EDGEDMA_MATCH_DEVICE &&
 		     nla_put_string(skb, EDGEDMA_A_PROFILE_DEVICE, sum.key)) ||
 		    nla_put_u32(skb, EDGEDMA_A_PROFILE_BOUND, sum.bound) ||
-		    nla_put_u32(skb, EDGEDMA_A_PROFILE_REGISTERS, sum.nregs)) {
+		    nla_put_u32(skb, EDGEDMA_A_PROFILE_REGISTERS, sum.nregs) ||
+		    nla_put_u32(skb, EDGEDMA_A_PROFILE_CHAINS, sum.nchains)) {
 			if (hdr)
 				genlmsg_cancel(skb, hdr);
 			slot = at;

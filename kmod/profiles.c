@@ -24,6 +24,7 @@
 
 #include "compat.h"
 #include "profiles.h"
+#include "snapshot_descriptors.h"
 #include "snapshot_record.h"
 #include "snapshot_views.h"
 
@@ -167,6 +168,8 @@ int edgedma_profile_install(struct edgedma_profile *p, struct netlink_ext_ack *e
 		bus_for_each_dev(&platform_bus_type, NULL, &c, edgedma_bind);
 	for (i = 0; i < p->nregs; i++)
 		p->regs[i].attr = NULL;
+	for (i = 0; i < p->nchains; i++)
+		p->chains[i].attr = NULL;
 	if (c.err) {
 		edgedma_profile_release(p);
 		return c.err;
@@ -240,6 +243,7 @@ bool edgedma_profile_next(unsigned long *slot, struct edgedma_profile_summary *o
 		out->match = p->match;
 		out->pci_id = p->pci_id;
 		out->nregs = p->nregs;
+		out->nchains = p->nchains;
 		out->bound = 0;
 		for (i = 0; i < p->nbound; i++)
 			out->bound += READ_ONCE(p->bound[i].dev) != NULL;
@@ -275,10 +279,10 @@ void edgedma_profiles_device_gone(struct device *dev)
 	mutex_unlock(&edgedma_profiles_lock);
 }
 
-/* ---- in snapshots ---------------------------------------------------------- */
+/* ---- definitions (PROFILE_GET) and snapshots ----------------------------- */
 
-static u64 edgedma_read_register(const struct edgedma_profile_binding *b,
-				 const struct edgedma_profile_reg *reg)
+u64 edgedma_profile_read_register(const struct edgedma_profile_binding *b,
+				  const struct edgedma_profile_reg *reg)
 {
 	void __iomem *at = b->window[reg->window] + reg->offset;
 
@@ -294,11 +298,11 @@ static u64 edgedma_read_register(const struct edgedma_profile_binding *b,
 	}
 }
 
-static bool edgedma_put_register(struct edgedma_record *r,
-				 const struct edgedma_profile_binding *b,
-				 const struct edgedma_profile_reg *reg)
+bool edgedma_profile_put_register(struct edgedma_record *r, u16 type,
+				  const struct edgedma_profile_binding *b,
+				  const struct edgedma_profile_reg *reg)
 {
-	int nest = edgedma_record_nest_start(r, EDGEDMA_A_SNAPSHOT_REGISTER);
+	int nest = edgedma_record_nest_start(r, type);
 	unsigned int i;
 
 	if (nest < 0)
@@ -318,11 +322,13 @@ static bool edgedma_put_register(struct edgedma_record *r,
 			goto cancel;
 		edgedma_record_nest_end(r, field);
 	}
-	if (reg->flags & EDGEDMA_REGISTER_READ_CLEARS) {
+	if (!b) {
+		/* A definition: no value. */
+	} else if (reg->flags & EDGEDMA_REGISTER_READ_CLEARS) {
 		if (PUT32(SKIPPED, EDGEDMA_SKIP_READ_CLEARS))
 			goto cancel;
 	} else if (edgedma_record_put_u64(r, EDGEDMA_A_REGISTER_VALUE,
-					  edgedma_read_register(b, reg))) {
+					  edgedma_profile_read_register(b, reg))) {
 		goto cancel;
 	}
 #undef PUT32
@@ -333,7 +339,116 @@ cancel:
 	return false;
 }
 
-void edgedma_profile_put_registers(struct edgedma_record *r, struct device *dev)
+static int edgedma_put_reg_name(struct edgedma_record *r, u16 type,
+				const struct edgedma_profile *p, u8 reg)
+{
+	if (reg == EDGEDMA_NO_REG)
+		return 0;
+	return edgedma_record_put_str(r, type, p->regs[reg].name);
+}
+
+int edgedma_profile_put_chain_layout(struct edgedma_record *r,
+				     const struct edgedma_profile *p,
+				     const struct edgedma_profile_chain *c)
+{
+	unsigned int i;
+
+#define PUT32(attr, v) edgedma_record_put_u32(r, EDGEDMA_A_CHAIN_##attr, v)
+#define PUTREG(attr, reg) edgedma_put_reg_name(r, EDGEDMA_A_CHAIN_##attr, p, reg)
+	if (edgedma_record_put_str(r, EDGEDMA_A_CHAIN_NAME, c->name) ||
+	    PUT32(KIND, c->kind) || PUTREG(START_REG, c->start_reg) ||
+	    PUTREG(START_HI_REG, c->start_hi_reg) ||
+	    PUTREG(LENGTH_REG, c->length_reg) ||
+	    (c->entries && PUT32(ENTRIES, c->entries)) ||
+	    PUTREG(HEAD_REG, c->head_reg) || PUTREG(TAIL_REG, c->tail_reg) ||
+	    PUT32(DESC_SIZE, c->desc_size) ||
+	    (c->max_descs && PUT32(MAX_DESCS, c->max_descs)) ||
+	    (c->flags && PUT32(FLAGS, c->flags)))
+		return -EMSGSIZE;
+#undef PUT32
+#undef PUTREG
+	for (i = 0; i < c->nfields; i++) {
+		const struct edgedma_desc_field *f = &c->fields[i];
+		int nest = edgedma_record_nest_start(r, EDGEDMA_A_CHAIN_DFIELD);
+
+#define PUT32(attr, v) edgedma_record_put_u32(r, EDGEDMA_A_DFIELD_##attr, v)
+		if (nest < 0 ||
+		    edgedma_record_put_str(r, EDGEDMA_A_DFIELD_NAME, f->name) ||
+		    PUT32(OFFSET, f->offset) || PUT32(WIDTH, f->width) ||
+		    (f->shift && PUT32(SHIFT, f->shift)) ||
+		    (f->bits && PUT32(BITS, f->bits)) ||
+		    (f->role && PUT32(ROLE, f->role))) {
+			if (nest >= 0)
+				edgedma_record_nest_cancel(r, nest);
+			return -EMSGSIZE;
+		}
+#undef PUT32
+		edgedma_record_nest_end(r, nest);
+	}
+	return 0;
+}
+
+int edgedma_profile_put_definition(struct edgedma_record *r, const char *name)
+{
+	const struct edgedma_profile *p = NULL;
+	unsigned int i;
+	int err = 0;
+
+	/* The lock keeps the profile and its bindings while they are written. */
+	mutex_lock(&edgedma_profiles_lock);
+	for (i = 0; i < EDGEDMA_PROFILES_MAX && !p; i++) {
+		const struct edgedma_profile *q = rcu_dereference_protected(edgedma_profiles[i],
+				lockdep_is_held(&edgedma_profiles_lock));
+
+		if (q && !strcmp(q->name, name))
+			p = q;
+	}
+	if (!p) {
+		err = -ENOENT;
+		goto out;
+	}
+	if (edgedma_record_put_str(r, EDGEDMA_A_PROFILE_NAME, p->name) ||
+	    (p->match == EDGEDMA_MATCH_PCI_ID &&
+	     edgedma_record_put_u32(r, EDGEDMA_A_PROFILE_PCI_ID, p->pci_id)) ||
+	    (p->match == EDGEDMA_MATCH_COMPATIBLE &&
+	     edgedma_record_put_str(r, EDGEDMA_A_PROFILE_COMPATIBLE, p->key)) ||
+	    (p->match == EDGEDMA_MATCH_DEVICE &&
+	     edgedma_record_put_str(r, EDGEDMA_A_PROFILE_DEVICE, p->key)))
+		goto too_big;
+	{
+		u32 bound = 0;
+
+		for (i = 0; i < p->nbound; i++)
+			bound += p->bound[i].dev != NULL;
+		if (edgedma_record_put_u32(r, EDGEDMA_A_PROFILE_BOUND, bound))
+			goto too_big;
+	}
+	for (i = 0; i < p->nbound; i++)
+		if (p->bound[i].dev &&
+		    edgedma_record_put_str(r, EDGEDMA_A_PROFILE_BOUND_DEVICE,
+					   dev_name(p->bound[i].dev)))
+			goto too_big;
+	for (i = 0; i < p->nregs; i++)
+		if (!edgedma_profile_put_register(r, EDGEDMA_A_PROFILE_REGISTER, NULL,
+						  &p->regs[i]))
+			goto too_big;
+	for (i = 0; i < p->nchains; i++) {
+		int nest = edgedma_record_nest_start(r, EDGEDMA_A_PROFILE_CHAIN);
+
+		if (nest < 0 || edgedma_profile_put_chain_layout(r, p, &p->chains[i]))
+			goto too_big;
+		edgedma_record_nest_end(r, nest);
+	}
+	goto out;
+too_big:
+	err = -EMSGSIZE;
+out:
+	mutex_unlock(&edgedma_profiles_lock);
+	return err;
+}
+
+void edgedma_profile_put(struct edgedma_record *r, struct device *dev,
+			 struct edgedma_devrec *rec, bool trylock)
 {
 	const struct edgedma_profile_binding *b = NULL;
 	const struct edgedma_profile *p = NULL;
@@ -355,10 +470,15 @@ void edgedma_profile_put_registers(struct edgedma_record *r, struct device *dev)
 				    EDGEDMA_SKIP_NO_PROFILE);
 		return;
 	}
-	if (!edgedma_record_put_str(r, EDGEDMA_A_SNAPSHOT_PROFILE, p->name))
-		for (i = 0; i < p->nregs; i++)
-			if (!edgedma_put_register(r, b, &p->regs[i]))
-				break;
+	if (edgedma_record_put_str(r, EDGEDMA_A_SNAPSHOT_PROFILE, p->name))
+		goto out;
+	for (i = 0; i < p->nregs; i++)
+		if (!edgedma_profile_put_register(r, EDGEDMA_A_SNAPSHOT_REGISTER, b,
+						  &p->regs[i]))
+			goto out;
+	for (i = 0; i < p->nchains; i++)
+		edgedma_snapshot_put_chain(r, rec, trylock, p, b, &p->chains[i]);
+out:
 	rcu_read_unlock();
 }
 

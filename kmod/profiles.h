@@ -23,6 +23,12 @@ struct nlattr;
 #define EDGEDMA_REG_FIELDS_MAX		16
 #define EDGEDMA_PROFILE_BOUND_MAX	8
 #define EDGEDMA_WINDOWS_MAX		6	/* PCI BARs; platform resources */
+#define EDGEDMA_PROFILE_CHAINS_MAX	4
+#define EDGEDMA_CHAIN_FIELDS_MAX	16
+#define EDGEDMA_DESC_SIZE_MIN		4
+#define EDGEDMA_DESC_SIZE_MAX		128
+#define EDGEDMA_CHAIN_DESCS_MAX		4096	/* MAX_DESCS and snapshot_descriptors */
+#define EDGEDMA_NO_REG			0xff	/* a chain names no such register */
 
 enum edgedma_profile_match {
 	EDGEDMA_MATCH_PCI_ID = 1,
@@ -47,6 +53,37 @@ struct edgedma_profile_reg {
 	const struct nlattr *attr;	/* while being set: for extack */
 };
 
+/* A field of a descriptor: @width bytes at @offset, then @bits from @shift. */
+struct edgedma_desc_field {
+	char name[EDGEDMA_PROFILE_NAME_LEN];
+	u8 offset;
+	u8 width;
+	u8 shift;
+	u8 bits;		/* 0: all of them */
+	u8 role;		/* enum edgedma_desc_role, 0 for none */
+};
+
+/*
+ * A descriptor ring or list. Registers are the profile's, by index
+ * (EDGEDMA_NO_REG for none); the layout is what PROFILE_SET said.
+ */
+struct edgedma_profile_chain {
+	char name[EDGEDMA_PROFILE_NAME_LEN];
+	u32 kind;		/* enum edgedma_chain_kind */
+	u8 start_reg;
+	u8 start_hi_reg;
+	u8 length_reg;
+	u8 head_reg;
+	u8 tail_reg;
+	u32 entries;		/* ring of fixed size; 0 with length_reg */
+	u32 desc_size;
+	u32 max_descs;		/* 0: the module's snapshot_descriptors */
+	u32 flags;		/* enum edgedma_chain_flag */
+	u32 nfields;
+	struct edgedma_desc_field fields[EDGEDMA_CHAIN_FIELDS_MAX];
+	const struct nlattr *attr;	/* while being set: for extack */
+};
+
 /* A device the profile is bound to, with its windows mapped. */
 struct edgedma_profile_binding {
 	struct device *dev;	/* NULL once unbound; holds a reference */
@@ -62,6 +99,8 @@ struct edgedma_profile {
 	char key[64];		/* the compatible or device name */
 	u32 nregs;
 	struct edgedma_profile_reg regs[EDGEDMA_PROFILE_REGS_MAX];
+	u32 nchains;
+	struct edgedma_profile_chain chains[EDGEDMA_PROFILE_CHAINS_MAX];
 	u32 nbound;
 	struct edgedma_profile_binding bound[EDGEDMA_PROFILE_BOUND_MAX];
 };
@@ -86,17 +125,47 @@ struct edgedma_profile_summary {
 	char key[64];
 	u32 bound;		/* devices bound now */
 	u32 nregs;
+	u32 nchains;
 };
 
 /* The profile in slot *@slot or after; advances *@slot past it. */
 bool edgedma_profile_next(unsigned long *slot, struct edgedma_profile_summary *out);
 
 /*
- * Put the profile bound to @dev and its registers, each read now (unless
- * reading it changes the device), into @r; say so when none is bound.
- * Any context but NMI: RCU and MMIO reads only.
+ * The whole definition of the profile named @name as PROFILE_GET's do
+ * replies it (NAME, match, BOUND, BOUND_DEVICE..., REGISTER and CHAIN
+ * nests), into @r. -ENOENT when none has that name; -EMSGSIZE when @r is
+ * too small. Process context.
  */
-void edgedma_profile_put_registers(struct edgedma_record *r, struct device *dev);
+int edgedma_profile_put_definition(struct edgedma_record *r, const char *name);
+
+struct edgedma_devrec;
+
+/*
+ * Put the profile bound to @dev and its registers, each read now (unless
+ * reading it changes the device), then its descriptor chains walked
+ * through @rec's mappings (snapshot_descriptors.c), into @r; say so when
+ * none is bound. @trylock: take no lock that may be held (fault, panic).
+ * Any context but NMI: RCU, MMIO and fault-safe memory reads only.
+ */
+void edgedma_profile_put(struct edgedma_record *r, struct device *dev,
+			 struct edgedma_devrec *rec, bool trylock);
+
+/* Register @reg of the binding @b, read now (MMIO). */
+u64 edgedma_profile_read_register(const struct edgedma_profile_binding *b,
+				  const struct edgedma_profile_reg *reg);
+
+/*
+ * A register (@type EDGEDMA_A_SNAPSHOT_REGISTER or _PROFILE_REGISTER) or a
+ * chain's layout (inside an open CHAIN nest) into @r. With a binding @b,
+ * the register's value as well (or why it was not read).
+ */
+bool edgedma_profile_put_register(struct edgedma_record *r, u16 type,
+				  const struct edgedma_profile_binding *b,
+				  const struct edgedma_profile_reg *reg);
+int edgedma_profile_put_chain_layout(struct edgedma_record *r,
+				     const struct edgedma_profile *p,
+				     const struct edgedma_profile_chain *c);
 
 /* @dev is being deleted: unbind it from every profile. Process context. */
 void edgedma_profiles_device_gone(struct device *dev);

@@ -29,6 +29,7 @@
 #include "maptrack.h"
 #include "profiles.h"
 #include "snapshot_capture.h"
+#include "snapshot_descriptors.h"
 #include "snapshot_record.h"
 #include "snapshot_store.h"
 #include "snapshot_views.h"
@@ -413,8 +414,11 @@ int edgedma_snapshot_take(struct device *dev,
 			       init_utsname()->release);
 	edgedma_record_put_u32(&r, EDGEDMA_A_SNAPSHOT_HOOK_MODE,
 			       edgedma_hook_mode_active());
-	/* The controller's registers first: small, and what the device says. */
-	edgedma_profile_put_registers(&r, dev);
+	/*
+	 * The controller's registers and descriptor chains first: what the
+	 * device was told to do.
+	 */
+	edgedma_profile_put(&r, dev, rec, t->atomic);
 	if (rec) {
 		edgedma_snapshot_put_mappings(&r, dev, rec, t);
 		edgedma_snapshot_put_unmaps(&r, rec, t);
@@ -439,5 +443,6 @@ int __init edgedma_snapshot_capture_init(void)
 {
 	return edgedma_param_check("snapshot_mappings", snapshot_mappings, 0, 4096) ?:
 	       edgedma_param_check("snapshot_unmaps", snapshot_unmaps, 0, 4096) ?:
+	       edgedma_snapshot_descriptors_init() ?:
 	       edgedma_snapshot_views_init();
 }

@@ -3,7 +3,8 @@
  * edgedma_test_edu: a driver for QEMU's edu device (PCI 1234:11e8) that uses
  * the DMA-mapping API correctly, or commits one class of misuse on purpose.
  * It is the test subject of edgedma's checks: every mode except "correct",
- * "transfer", "loop", "loop-stop", "hold-line-pair", "release" and
+ * "transfer", "loop", "loop-stop", "hold-line-pair", "hold-chain",
+ * "hold-chain-loop", "release" and
  * "use-after-unmap" makes exactly the mistake its name says, which is the
  * finding kind edgedma is expected to report for it; "use-after-unmap" is
  * a device's mistake, caught by the IOMMU (a snapshot, not a finding).
@@ -260,6 +261,22 @@ struct edu_leak {
 	size_t len;
 };
 
+/*
+ * A descriptor of the list "hold-chain" builds for snapshots to walk
+ * (the layout tests/kselftest/edgedma_snapshot_test.c gives edgedma).
+ */
+struct edu_chain_desc {
+	__le64 addr;
+	__le64 next;
+	__le32 len;
+	__le32 ctrl;
+};
+
+#define EDU_CHAIN_DESCS		6
+#define EDU_CHAIN_LIVE		4	/* the first four point at live buffers */
+#define EDU_CHAIN_BUF_LEN	256
+#define EDU_CHAIN_UNKNOWN	0x1000	/* an address this device never mapped */
+
 struct edu_test {
 	struct pci_dev *pdev;
 	struct device *dev;
@@ -282,6 +299,11 @@ struct edu_test {
 	unsigned int nr_leaks;
 	struct list_head held;	/* "hold-line-pair" mappings, until "release" */
 	void *held_buf;
+	/* "hold-chain": the descriptor list, its buffers, until "release" */
+	struct edu_chain_desc *chain;
+	dma_addr_t chain_dma;
+	struct list_head chain_bufs;
+	void *chain_gone_buf;
 
 	void *never_mapped;	/* for unmap-unknown and sync-unknown */
 
@@ -2088,10 +2110,112 @@ static int edu_mode_hold_line_pair(struct edu_test *t)
 	return 0;
 }
 
-/* Unmap what hold-line-pair holds; at unbind too. */
+/* ---- modes: hold-chain, hold-chain-loop --------------------------------- */
+
+/*
+ * A list of six descriptors in coherent memory, its DMA address in edu's
+ * DMA source register (no transfer is started: a controller's "next
+ * descriptor" register): four point at live buffers, one at a buffer
+ * unmapped already, one at an address never mapped; the last ends the
+ * list, or with @loop points back at the third. Kept until "release".
+ */
+static int edu_hold_chain(struct edu_test *t, bool loop)
+{
+	dma_addr_t gone;
+	unsigned int i;
+
+	if (t->chain) {
+		edu_rec(t, "error a chain is held already: run release first");
+		return -EBUSY;
+	}
+	t->chain = dma_alloc_coherent(t->dev, PAGE_SIZE, &t->chain_dma, GFP_KERNEL);
+	if (!t->chain) {
+		edu_rec(t, "error dma_alloc_coherent(%lu) failed", PAGE_SIZE);
+		return -ENOMEM;
+	}
+	edu_rec(t, "chain dma=%pad descs=%u desc_size=%zu", &t->chain_dma,
+		EDU_CHAIN_DESCS, sizeof(struct edu_chain_desc));
+	for (i = 0; i < EDU_CHAIN_LIVE; i++) {
+		struct edu_leak *h = kzalloc(sizeof(*h), GFP_KERNEL);
+
+		if (!h)
+			return -ENOMEM;
+		h->buf = edu_buf_alloc(t, EDU_CHAIN_BUF_LEN);
+		if (IS_ERR(h->buf)) {
+			int ret = PTR_ERR(h->buf);
+
+			kfree(h);
+			return ret;
+		}
+		h->len = EDU_CHAIN_BUF_LEN;
+		h->dma = edu_map_single(t, h->buf, h->len, DMA_TO_DEVICE);
+		if (h->dma == DMA_MAPPING_ERROR) {
+			kfree(h->buf);
+			kfree(h);
+			return -EIO;
+		}
+		list_add_tail(&h->node, &t->chain_bufs);
+		t->chain[i].addr = cpu_to_le64(h->dma);
+		t->chain[i].len = cpu_to_le32(h->len);
+		edu_rec(t, "desc %u live dma=%pad len=%zu", i, &h->dma, h->len);
+	}
+	t->chain_gone_buf = edu_buf_alloc(t, EDU_CHAIN_BUF_LEN);
+	if (IS_ERR(t->chain_gone_buf)) {
+		int ret = PTR_ERR(t->chain_gone_buf);
+
+		t->chain_gone_buf = NULL;
+		return ret;
+	}
+	gone = edu_map_single(t, t->chain_gone_buf, EDU_CHAIN_BUF_LEN, DMA_TO_DEVICE);
+	if (gone == DMA_MAPPING_ERROR)
+		return -EIO;
+	edu_unmap_single(t, gone, EDU_CHAIN_BUF_LEN, DMA_TO_DEVICE);
+	t->chain[EDU_CHAIN_LIVE].addr = cpu_to_le64(gone);
+	t->chain[EDU_CHAIN_LIVE].len = cpu_to_le32(EDU_CHAIN_BUF_LEN);
+	edu_rec(t, "desc %u unmapped dma=%pad len=%u", EDU_CHAIN_LIVE, &gone,
+		EDU_CHAIN_BUF_LEN);
+	t->chain[EDU_CHAIN_LIVE + 1].addr = cpu_to_le64(EDU_CHAIN_UNKNOWN);
+	t->chain[EDU_CHAIN_LIVE + 1].len = cpu_to_le32(64);
+	edu_rec(t, "desc %u unknown dma=%#x len=64", EDU_CHAIN_LIVE + 1, EDU_CHAIN_UNKNOWN);
+	for (i = 0; i + 1 < EDU_CHAIN_DESCS; i++) {
+		t->chain[i].next = cpu_to_le64(t->chain_dma + (i + 1) * sizeof(*t->chain));
+		t->chain[i].ctrl = cpu_to_le32(i);
+	}
+	t->chain[i].ctrl = cpu_to_le32(i);
+	t->chain[i].next = cpu_to_le64(loop ? t->chain_dma + 2 * sizeof(*t->chain) : 0);
+	writeq(t->chain_dma, t->regs + EDU_REG_DMA_SRC);
+	edu_rec(t, "dma_src=%pad%s", &t->chain_dma, loop ? " loop-to=2" : "");
+	return 0;
+}
+
+static int edu_mode_hold_chain(struct edu_test *t)
+{
+	return edu_hold_chain(t, false);
+}
+
+static int edu_mode_hold_chain_loop(struct edu_test *t)
+{
+	return edu_hold_chain(t, true);
+}
+
+/* Unmap what hold-line-pair and hold-chain hold; at unbind too. */
 static int edu_mode_release(struct edu_test *t)
 {
 	struct edu_leak *h, *next;
+
+	list_for_each_entry_safe(h, next, &t->chain_bufs, node) {
+		edu_unmap_single(t, h->dma, h->len, DMA_TO_DEVICE);
+		list_del(&h->node);
+		kfree(h->buf);
+		kfree(h);
+	}
+	kfree(t->chain_gone_buf);
+	t->chain_gone_buf = NULL;
+	if (t->chain) {
+		/* The register keeps the address: a snapshot finds it unmapped. */
+		dma_free_coherent(t->dev, PAGE_SIZE, t->chain, t->chain_dma);
+		t->chain = NULL;
+	}
 
 	list_for_each_entry_safe(h, next, &t->held, node) {
 		edu_unmap_single(t, h->dma, h->len, DMA_TO_DEVICE);
@@ -2258,6 +2382,8 @@ static const struct edu_mode edu_modes[] = {
 	{ "sync-after-set-mask", edu_mode_sync_after_set_mask, EDU_ANY },
 	{ "leak", edu_mode_leak, EDU_ANY },
 	{ "hold-line-pair", edu_mode_hold_line_pair, EDU_ANY },
+	{ "hold-chain", edu_mode_hold_chain, EDU_ANY },
+	{ "hold-chain-loop", edu_mode_hold_chain_loop, EDU_ANY },
 	{ "use-after-unmap", edu_mode_use_after_unmap, EDU_IOMMU },
 	{ "release", edu_mode_release, EDU_ANY },
 	{ "storm", edu_mode_storm, EDU_ANY },
@@ -2472,6 +2598,7 @@ static int edu_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_init(&t->lock);
 	INIT_LIST_HEAD(&t->leaks);
 	INIT_LIST_HEAD(&t->held);
+	INIT_LIST_HEAD(&t->chain_bufs);
 	pci_set_drvdata(pdev, t);
 
 	t->log = kvzalloc(EDU_LOG_SIZE, GFP_KERNEL);

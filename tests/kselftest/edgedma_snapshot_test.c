@@ -63,6 +63,29 @@ struct snap_sharer {
 	char device[64];
 };
 
+struct snap_buffer {
+	__u32 field, state;
+	__u64 addr, length, map_addr, map_size;
+	bool have_map;
+};
+
+struct snap_desc {
+	__u32 index, state, nbytes;
+	__u64 dma_addr;
+	unsigned int n_buffers;
+	struct snap_buffer buffers[2];
+};
+
+/* A descriptor chain walked (EDGEDMA_A_SNAPSHOT_CHAIN). */
+struct snap_chain {
+	char name[32];
+	__u32 kind, count, walk, skipped, desc_size;
+	__u64 start;
+	bool have_start, have_count, have_walk, have_skipped;
+	unsigned int n_descs, n_fields;
+	struct snap_desc descs[16];
+};
+
 /* One snapshot as a reply carried it. */
 struct snapshot {
 	bool have_seq, have_addr, have_hook_mode, have_record_size, have_time;
@@ -83,6 +106,8 @@ struct snapshot {
 	struct snap_register registers[16];
 	struct snap_page pages[16];
 	struct snap_sharer sharers[16];
+	unsigned int n_chains;
+	struct snap_chain chains[2];
 	bool header_after_body;	/* a header attribute came after the body */
 	size_t attrs_len;	/* bytes of attributes in the message */
 	char bad[256];
@@ -193,6 +218,83 @@ static void parse_register(const struct nlattr *nest, struct snap_register *r)
 		r->nfields += (a->nla_type & NLA_TYPE_MASK) == EDGEDMA_A_REGISTER_FIELD;
 }
 
+static void parse_desc(const struct nlattr *nest, struct snap_desc *d)
+{
+	const struct nlattr *a;
+
+	memset(d, 0, sizeof(*d));
+	for_each_attr(a, nl_attr_data(nest), nl_attr_len(nest)) {
+		const struct nlattr *tb[EDGEDMA_A_BUFFER_MAX + 1];
+		struct snap_buffer *b;
+
+		switch (a->nla_type & NLA_TYPE_MASK) {
+		case EDGEDMA_A_DESC_INDEX:
+			nl_attr_u32(a, &d->index);
+			break;
+		case EDGEDMA_A_DESC_DMA_ADDR:
+			nl_attr_u64(a, &d->dma_addr);
+			break;
+		case EDGEDMA_A_DESC_STATE:
+			nl_attr_u32(a, &d->state);
+			break;
+		case EDGEDMA_A_DESC_BYTES:
+			d->nbytes = nl_attr_len(a);
+			break;
+		case EDGEDMA_A_DESC_BUFFER:
+			if (d->n_buffers == 2 ||
+			    nl_parse(nl_attr_data(a), nl_attr_len(a), tb, EDGEDMA_A_BUFFER_MAX))
+				break;
+			b = &d->buffers[d->n_buffers++];
+			nl_attr_u32(tb[EDGEDMA_A_BUFFER_FIELD], &b->field);
+			nl_attr_u32(tb[EDGEDMA_A_BUFFER_STATE], &b->state);
+			nl_attr_u64(tb[EDGEDMA_A_BUFFER_ADDR], &b->addr);
+			nl_attr_u64(tb[EDGEDMA_A_BUFFER_LENGTH], &b->length);
+			b->have_map = nl_attr_u64(tb[EDGEDMA_A_BUFFER_MAPPING_ADDR], &b->map_addr);
+			nl_attr_u64(tb[EDGEDMA_A_BUFFER_MAPPING_SIZE], &b->map_size);
+			break;
+		}
+	}
+}
+
+static void parse_chain(const struct nlattr *nest, struct snap_chain *c)
+{
+	const struct nlattr *a;
+
+	memset(c, 0, sizeof(*c));
+	for_each_attr(a, nl_attr_data(nest), nl_attr_len(nest)) {
+		switch (a->nla_type & NLA_TYPE_MASK) {
+		case EDGEDMA_A_CHAIN_NAME:
+			copy_attr_str(a, c->name, sizeof(c->name));
+			break;
+		case EDGEDMA_A_CHAIN_KIND:
+			nl_attr_u32(a, &c->kind);
+			break;
+		case EDGEDMA_A_CHAIN_DESC_SIZE:
+			nl_attr_u32(a, &c->desc_size);
+			break;
+		case EDGEDMA_A_CHAIN_DFIELD:
+			c->n_fields++;
+			break;
+		case EDGEDMA_A_CHAIN_START:
+			c->have_start = nl_attr_u64(a, &c->start);
+			break;
+		case EDGEDMA_A_CHAIN_COUNT:
+			c->have_count = nl_attr_u32(a, &c->count);
+			break;
+		case EDGEDMA_A_CHAIN_WALK:
+			c->have_walk = nl_attr_u32(a, &c->walk);
+			break;
+		case EDGEDMA_A_CHAIN_SKIPPED:
+			c->have_skipped = nl_attr_u32(a, &c->skipped);
+			break;
+		case EDGEDMA_A_CHAIN_DESCRIPTOR:
+			if (c->n_descs < 16)
+				parse_desc(a, &c->descs[c->n_descs++]);
+			break;
+		}
+	}
+}
+
 static bool is_header_attr(unsigned int type)
 {
 	return type >= EDGEDMA_A_SNAPSHOT_SEQ && type <= EDGEDMA_A_SNAPSHOT_DRIVER;
@@ -296,6 +398,10 @@ static int parse_snapshot(const void *attrs, size_t len, struct snapshot *s)
 		case EDGEDMA_A_SNAPSHOT_REGISTER:
 			if (s->n_registers < 16)
 				parse_register(a, &s->registers[s->n_registers++]);
+			break;
+		case EDGEDMA_A_SNAPSHOT_CHAIN:
+			if (s->n_chains < 2)
+				parse_chain(a, &s->chains[s->n_chains++]);
 			break;
 		case EDGEDMA_A_SNAPSHOT_LINE_SHARER:
 			if (s->n_sharers < 16)
@@ -813,10 +919,72 @@ static const struct reg_def edu_regs[] = {
 #define EDU_PROFILE	"selftest-edu"
 #define EDU_PCI_ID	(0x1234u << 16 | 0x11e8)
 
+struct dfield_def {
+	const char *name;
+	__u32 offset, width, role;
+};
+
+/* A chain of a profile; 0 and NULL members are left out of the request. */
+struct chain_def {
+	const char *name;
+	__u32 kind;
+	const char *start_reg, *length_reg;
+	__u32 entries, desc_size, max_descs;
+	unsigned int n_fields;
+	struct dfield_def fields[4];
+};
+
+static void put_chain(struct __test_metadata *_metadata, struct nl_msg *m,
+		      const struct chain_def *c)
+{
+	int chain = nl_nest_start(m, EDGEDMA_A_PROFILE_CHAIN);
+	unsigned int i;
+
+	ASSERT_LE(0, chain);
+	ASSERT_LE(0, nl_put_str(m, EDGEDMA_A_CHAIN_NAME, c->name));
+	ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_CHAIN_KIND, c->kind));
+	if (c->start_reg)
+		ASSERT_LE(0, nl_put_str(m, EDGEDMA_A_CHAIN_START_REG, c->start_reg));
+	if (c->length_reg)
+		ASSERT_LE(0, nl_put_str(m, EDGEDMA_A_CHAIN_LENGTH_REG, c->length_reg));
+	if (c->entries)
+		ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_CHAIN_ENTRIES, c->entries));
+	ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_CHAIN_DESC_SIZE, c->desc_size));
+	if (c->max_descs)
+		ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_CHAIN_MAX_DESCS, c->max_descs));
+	for (i = 0; i < c->n_fields; i++) {
+		int f = nl_nest_start(m, EDGEDMA_A_CHAIN_DFIELD);
+
+		ASSERT_LE(0, f);
+		ASSERT_LE(0, nl_put_str(m, EDGEDMA_A_DFIELD_NAME, c->fields[i].name));
+		ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_DFIELD_OFFSET, c->fields[i].offset));
+		ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_DFIELD_WIDTH, c->fields[i].width));
+		if (c->fields[i].role)
+			ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_DFIELD_ROLE, c->fields[i].role));
+		nl_nest_end(m, f);
+	}
+	nl_nest_end(m, chain);
+}
+
+static void profile_set_chain(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(snapshot) *self, const char *name,
+			      const struct reg_def *regs, unsigned int n,
+			      const struct chain_def *chain, __u32 *bound,
+			      struct nl_answer *ans);
+
 /* PROFILE_SET of @regs matched by PCI ID; the answer in @ans, BOUND in *bound. */
 static void profile_set(struct __test_metadata *_metadata, FIXTURE_DATA(snapshot) *self,
 			const char *name, const struct reg_def *regs, unsigned int n,
 			__u32 *bound, struct nl_answer *ans)
+{
+	profile_set_chain(_metadata, self, name, regs, n, NULL, bound, ans);
+}
+
+static void profile_set_chain(struct __test_metadata *_metadata,
+			      FIXTURE_DATA(snapshot) *self, const char *name,
+			      const struct reg_def *regs, unsigned int n,
+			      const struct chain_def *chain, __u32 *bound,
+			      struct nl_answer *ans)
 {
 	struct reply r = { .family = self->fam.id, .cmd = EDGEDMA_CMD_PROFILE_SET,
 			   .u64_type = EDGEDMA_A_PROFILE_BOUND };
@@ -850,6 +1018,8 @@ static void profile_set(struct __test_metadata *_metadata, FIXTURE_DATA(snapshot
 		}
 		nl_nest_end(&m, reg);
 	}
+	if (chain)
+		put_chain(_metadata, &m, chain);
 	err = nl_transact(&self->sk, &m, snapshot_reply_fn, &r, ans);
 	ASSERT_EQ(0, err) TH_LOG("PROFILE_SET: %s %s", strerror(-err), r.bad);
 	*bound = ans->error ? 0 : (__u32)r.u64;
@@ -955,6 +1125,294 @@ TEST_F(snapshot, profile_refusals_say_why)
 	profile_del(self, "selftest-bad", &ans);
 	EXPECT_EQ(-ENOENT, ans.error) TH_LOG("a refused profile was kept");
 	EXPECT_TRUE(ans.has_msg);
+}
+
+/* ---- descriptor chains ---------------------------------------------------- */
+
+/* The test driver's list ("hold-chain"): 24-byte descriptors. */
+static const struct reg_def chain_regs[] = { { "DMA_SRC", 0, 0x80, 8 } };
+
+#define EDU_CHAIN_LIST(max)							\
+	{ .name = "test-list", .kind = EDGEDMA_CHAIN_LIST, .start_reg = "DMA_SRC",	\
+	  .desc_size = 24, .max_descs = (max), .n_fields = 4,			\
+	  .fields = { { "addr", 0, 8, EDGEDMA_DESC_ROLE_ADDRESS },		\
+		      { "next", 8, 8, EDGEDMA_DESC_ROLE_NEXT },			\
+		      { "len", 16, 4, EDGEDMA_DESC_ROLE_LENGTH },		\
+		      { "ctrl", 20, 4, EDGEDMA_DESC_ROLE_CONTROL } } }
+
+/* What "hold-chain" says it built. */
+struct held_chain {
+	unsigned long long chain, live[4], gone, unknown;
+};
+
+static void hold_chain(struct __test_metadata *_metadata, const char *mode,
+		       struct held_chain *h)
+{
+	static char rec[EDU_RECORD_SIZE + 1];
+	unsigned int i;
+	const char *p;
+
+	run_mode(_metadata, mode, rec, sizeof(rec));
+	p = strstr(rec, "chain dma=");
+	ASSERT_NE(NULL, p) TH_LOG("no chain in the record: %s", rec);
+	ASSERT_EQ(1, sscanf(p, "chain dma=%llx", &h->chain));
+	for (i = 0; i < 4; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "desc %u live dma=", i);
+		p = strstr(rec, want);
+		ASSERT_NE(NULL, p) TH_LOG("no %s in the record: %s", want, rec);
+		ASSERT_EQ(1, sscanf(p + strlen(want), "%llx", &h->live[i]));
+	}
+	p = strstr(rec, "desc 4 unmapped dma=");
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(1, sscanf(p, "desc 4 unmapped dma=%llx", &h->gone));
+	p = strstr(rec, "desc 5 unknown dma=");
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(1, sscanf(p, "desc 5 unknown dma=%llx", &h->unknown));
+}
+
+/* A snapshot of edu with the chain profile set; the chain in *c. */
+static void snapshot_chain(struct __test_metadata *_metadata, FIXTURE_DATA(snapshot) *self,
+			   const struct chain_def *def, struct snapshot *s)
+{
+	struct nl_answer ans;
+	__u32 bound = 0;
+	__u64 seq;
+
+	profile_set_chain(_metadata, self, EDU_PROFILE, chain_regs, ARRAY_SIZE(chain_regs),
+			  def, &bound, &ans);
+	ASSERT_EQ(0, ans.error) TH_LOG("PROFILE_SET: %s",
+				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	ASSERT_LE(1U, bound);
+	seq = take_ok(_metadata, self, edu_dev, 0);
+	get_ok(_metadata, self, seq, s);
+	ASSERT_EQ(1U, s->n_chains) TH_LOG("the snapshot holds no chain");
+	TH_LOG("chain %s: start %#llx walk %#x, %u descriptors", s->chains[0].name,
+	       (unsigned long long)s->chains[0].start, s->chains[0].walk, s->chains[0].n_descs);
+}
+
+/*
+ * A list of six descriptors whose start edu's DMA_SRC register holds: the
+ * snapshot walks it from the register, reads each descriptor through the
+ * coherent mapping holding it, and resolves each buffer: four live (their
+ * mappings named), one unmapped before (the unmap named), one never
+ * mapped. The list ends at its NULL next: no walk flag.
+ */
+TEST_F(snapshot, chain_list_buffers_resolved)
+{
+	static const struct chain_def def = EDU_CHAIN_LIST(0);
+	static struct snapshot s;
+	static char rec[EDU_RECORD_SIZE + 1];
+	const struct snap_chain *c;
+	struct held_chain h;
+	struct nl_answer ans;
+	unsigned int i;
+
+	hold_chain(_metadata, "hold-chain", &h);
+	snapshot_chain(_metadata, self, &def, &s);
+	run_mode(_metadata, "release", rec, sizeof(rec));
+	profile_del(self, EDU_PROFILE, &ans);
+	c = &s.chains[0];
+	EXPECT_STREQ("test-list", c->name);
+	EXPECT_EQ((__u32)EDGEDMA_CHAIN_LIST, c->kind);
+	EXPECT_EQ(4U, c->n_fields);
+	ASSERT_TRUE(c->have_start);
+	EXPECT_EQ(h.chain, c->start);
+	ASSERT_TRUE(c->have_walk);
+	EXPECT_EQ(0U, c->walk);
+	ASSERT_EQ(6U, c->n_descs);
+	for (i = 0; i < 6; i++) {
+		const struct snap_desc *d = &c->descs[i];
+
+		EXPECT_EQ(i, d->index);
+		EXPECT_EQ(h.chain + 24 * i, d->dma_addr);
+		EXPECT_EQ((__u32)EDGEDMA_DESC_READ, d->state) TH_LOG("descriptor %u", i);
+		EXPECT_EQ(24U, d->nbytes);
+		ASSERT_EQ(1U, d->n_buffers) TH_LOG("descriptor %u", i);
+		EXPECT_EQ(0U, d->buffers[0].field);
+	}
+	for (i = 0; i < 4; i++) {
+		const struct snap_buffer *b = &c->descs[i].buffers[0];
+
+		EXPECT_EQ(h.live[i], b->addr);
+		EXPECT_EQ(256U, b->length);
+		EXPECT_EQ((__u32)EDGEDMA_BUFFER_LIVE, b->state) TH_LOG("buffer %u", i);
+		EXPECT_TRUE(b->have_map);
+		EXPECT_EQ(h.live[i], b->map_addr);
+		EXPECT_EQ(256U, b->map_size);
+	}
+	EXPECT_EQ(h.gone, c->descs[4].buffers[0].addr);
+	EXPECT_EQ((__u32)EDGEDMA_BUFFER_UNMAPPED, c->descs[4].buffers[0].state)
+		TH_LOG("the buffer unmapped before is not named so");
+	EXPECT_EQ(h.gone, c->descs[4].buffers[0].map_addr);
+	EXPECT_EQ(h.unknown, c->descs[5].buffers[0].addr);
+	EXPECT_EQ((__u32)EDGEDMA_BUFFER_UNKNOWN, c->descs[5].buffers[0].state)
+		TH_LOG("the address never mapped is not named so");
+	EXPECT_FALSE(c->descs[5].buffers[0].have_map);
+}
+
+/*
+ * The same memory as a ring of six: every slot read from slot 0; with a
+ * bound of three, three and the bound flag; as a list whose last
+ * descriptor points back at the third, each descriptor once and the loop
+ * flag; once the driver freed the list (the register still holding its
+ * address), one descriptor in no mapping, not read.
+ */
+TEST_F(snapshot, chain_ring_bound_loop_unmapped)
+{
+	static const struct chain_def ring = {
+		.name = "test-ring", .kind = EDGEDMA_CHAIN_RING, .start_reg = "DMA_SRC",
+		.entries = 6, .desc_size = 24, .n_fields = 1,
+		.fields = { { "addr", 0, 8, EDGEDMA_DESC_ROLE_ADDRESS } },
+	};
+	static const struct chain_def bounded = EDU_CHAIN_LIST(3);
+	static const struct chain_def list = EDU_CHAIN_LIST(0);
+	static struct snapshot s;
+	static char rec[EDU_RECORD_SIZE + 1];
+	const struct snap_chain *c = &s.chains[0];
+	struct held_chain h;
+	struct nl_answer ans;
+	unsigned int i, j;
+
+	hold_chain(_metadata, "hold-chain", &h);
+	snapshot_chain(_metadata, self, &ring, &s);
+	EXPECT_EQ((__u32)EDGEDMA_CHAIN_RING, c->kind);
+	EXPECT_TRUE(c->have_count);
+	EXPECT_EQ(6U, c->count);
+	EXPECT_EQ(0U, c->walk);
+	EXPECT_EQ(6U, c->n_descs);
+	for (i = 0; i < c->n_descs; i++) {
+		EXPECT_EQ(i, c->descs[i].index);
+		EXPECT_EQ((__u32)EDGEDMA_DESC_READ, c->descs[i].state);
+	}
+
+	snapshot_chain(_metadata, self, &bounded, &s);
+	EXPECT_EQ((__u32)EDGEDMA_WALK_BOUND, c->walk);
+	EXPECT_EQ(3U, c->n_descs);
+	run_mode(_metadata, "release", rec, sizeof(rec));
+
+	hold_chain(_metadata, "hold-chain-loop", &h);
+	snapshot_chain(_metadata, self, &list, &s);
+	EXPECT_EQ((__u32)EDGEDMA_WALK_LOOP, c->walk) TH_LOG("the loop is not flagged");
+	EXPECT_EQ(6U, c->n_descs) TH_LOG("a descriptor was listed twice or left out");
+	for (i = 0; i < c->n_descs; i++)
+		for (j = i + 1; j < c->n_descs; j++)
+			EXPECT_NE(c->descs[i].dma_addr, c->descs[j].dma_addr);
+	run_mode(_metadata, "release", rec, sizeof(rec));
+
+	snapshot_chain(_metadata, self, &list, &s);
+	profile_del(self, EDU_PROFILE, &ans);
+	EXPECT_EQ(h.chain, c->start);
+	EXPECT_EQ((__u32)EDGEDMA_WALK_NO_MAPPING, c->walk);
+	ASSERT_EQ(1U, c->n_descs);
+	EXPECT_EQ((__u32)EDGEDMA_DESC_NO_MAPPING, c->descs[0].state);
+	EXPECT_EQ(0U, c->descs[0].nbytes) TH_LOG("a descriptor in no mapping was read");
+}
+
+struct profile_reply {
+	__u16 family;
+	unsigned int chains, registers, bound_devices;
+	char chain_name[32], device[64];
+};
+
+static int profile_reply_fn(const struct nlmsghdr *nlh, void *arg)
+{
+	struct profile_reply *r = arg;
+	const struct nlattr *a;
+	const void *attrs;
+	size_t len;
+
+	if (nlh->nlmsg_type != r->family)
+		return 0;
+	attrs = genl_attrs(nlh, 0, &len);
+	if (!attrs)
+		return -EBADMSG;
+	for_each_attr(a, attrs, len) {
+		const struct nlattr *tb[EDGEDMA_A_CHAIN_MAX + 1];
+
+		switch (a->nla_type & NLA_TYPE_MASK) {
+		case EDGEDMA_A_PROFILE_CHAIN:
+			r->chains++;
+			if (!nl_parse(nl_attr_data(a), nl_attr_len(a), tb, EDGEDMA_A_CHAIN_MAX))
+				copy_attr_str(tb[EDGEDMA_A_CHAIN_NAME], r->chain_name,
+					      sizeof(r->chain_name));
+			break;
+		case EDGEDMA_A_PROFILE_REGISTER:
+			r->registers++;
+			break;
+		case EDGEDMA_A_PROFILE_BOUND_DEVICE:
+			r->bound_devices++;
+			copy_attr_str(a, r->device, sizeof(r->device));
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * PROFILE_GET of one name gives the profile as it was set, with the
+ * devices it is bound to; chains that name a register the profile lacks,
+ * a list without a next field, a ring without a size or a field past the
+ * descriptor are refused with a message.
+ */
+TEST_F(snapshot, chain_definitions_checked)
+{
+	static const struct chain_def list = EDU_CHAIN_LIST(0);
+	static const struct reg_def clearing[] = {
+		{ "DMA_SRC", 0, 0x80, 8, EDGEDMA_REGISTER_READ_CLEARS },
+	};
+	static struct chain_def bad[5];
+	struct profile_reply pr = { .family = self->fam.id };
+	struct nl_answer ans;
+	struct nl_msg m;
+	unsigned int i;
+	__u32 bound;
+	int err;
+
+	profile_set_chain(_metadata, self, EDU_PROFILE, chain_regs, ARRAY_SIZE(chain_regs),
+			  &list, &bound, &ans);
+	ASSERT_EQ(0, ans.error) TH_LOG("PROFILE_SET: %s",
+				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_PROFILE_GET, 1);
+	ASSERT_LE(0, nl_put_str(&m, EDGEDMA_A_PROFILE_NAME, EDU_PROFILE));
+	err = nl_transact(&self->sk, &m, profile_reply_fn, &pr, &ans);
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(0, ans.error) TH_LOG("PROFILE_GET: %s",
+				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	EXPECT_EQ(1U, pr.chains);
+	EXPECT_STREQ("test-list", pr.chain_name);
+	EXPECT_EQ(1U, pr.registers);
+	EXPECT_EQ(bound, pr.bound_devices);
+	EXPECT_STREQ(edu_dev, pr.device);
+	profile_del(self, EDU_PROFILE, &ans);
+	EXPECT_EQ(0, ans.error);
+
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_PROFILE_GET, 1);
+	ASSERT_LE(0, nl_put_str(&m, EDGEDMA_A_PROFILE_NAME, EDU_PROFILE));
+	err = nl_transact(&self->sk, &m, profile_reply_fn, &pr, &ans);
+	EXPECT_EQ(-ENOENT, ans.error) TH_LOG("PROFILE_GET of a deleted profile");
+	EXPECT_TRUE(ans.has_msg);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		bad[i] = list;
+	bad[0].start_reg = "NO_SUCH_REG";
+	bad[1].fields[1].role = EDGEDMA_DESC_ROLE_CONTROL;	/* no next */
+	bad[2].kind = EDGEDMA_CHAIN_RING;			/* a ring of no size */
+	bad[2].fields[1].role = 0;
+	bad[3].fields[3].offset = 22;				/* 22 + 4 > 24 */
+	for (i = 0; i < 4; i++) {
+		profile_set_chain(_metadata, self, "selftest-bad", chain_regs,
+				  ARRAY_SIZE(chain_regs), &bad[i], &bound, &ans);
+		EXPECT_EQ(-EINVAL, ans.error) TH_LOG("bad chain %u accepted", i);
+		EXPECT_TRUE(ans.has_msg) TH_LOG("bad chain %u: no message", i);
+		TH_LOG("bad chain %u: %s", i, ans.msg);
+	}
+	profile_set_chain(_metadata, self, "selftest-bad", clearing, 1, &list, &bound, &ans);
+	EXPECT_EQ(-EINVAL, ans.error) TH_LOG("a chain starting at a read-clears register");
+	EXPECT_TRUE(ans.has_msg);
+	profile_del(self, "selftest-bad", &ans);
+	EXPECT_EQ(-ENOENT, ans.error) TH_LOG("a refused profile was kept");
 }
 
 /* The stored snapshots' headers, oldest first; returns how many. */

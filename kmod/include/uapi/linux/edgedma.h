@@ -163,19 +163,29 @@
  *
  * EDGEDMA_CMD_PROFILE_SET (do, CAP_SYS_ADMIN)
  *   request:  EDGEDMA_A_PROFILE_NAME, one match (EDGEDMA_A_PROFILE_PCI_ID,
- *             EDGEDMA_A_PROFILE_COMPATIBLE or EDGEDMA_A_PROFILE_DEVICE) and
+ *             EDGEDMA_A_PROFILE_COMPATIBLE or EDGEDMA_A_PROFILE_DEVICE),
  *             up to 64 EDGEDMA_A_PROFILE_REGISTER (nested
  *             EDGEDMA_A_REGISTER_*: NAME, WINDOW, OFFSET, WIDTH, [FLAGS],
- *             [FIELD]...). A profile of the same name is replaced.
+ *             [FIELD]...) and up to 4 EDGEDMA_A_PROFILE_CHAIN (nested
+ *             EDGEDMA_A_CHAIN_*: a descriptor ring or list, NAME, KIND,
+ *             START_REG, [START_HI_REG], LENGTH_REG or ENTRIES (rings),
+ *             [HEAD_REG], [TAIL_REG], DESC_SIZE, [MAX_DESCS], [FLAGS], and
+ *             DFIELD... of which one has ROLE next in a list). Registers a
+ *             chain names are the profile's, by name. A profile of the
+ *             same name is replaced.
  *   reply:    EDGEDMA_A_PROFILE_BOUND  u32, devices present that match it
  *   Every register must lie inside its window (a PCI BAR, a platform "reg"
  *   resource) of every matching device present; -EINVAL with a message
  *   naming the register otherwise. Devices that appear later are not
  *   bound until the profile is set again.
  *
- * EDGEDMA_CMD_PROFILE_GET (dump, CAP_SYS_ADMIN)
- *   reply:    one message per profile: NAME, its match, BOUND, REGISTERS
- *             (u32, how many)
+ * EDGEDMA_CMD_PROFILE_GET (do and dump, CAP_SYS_ADMIN)
+ *   dump:     one message per profile: NAME, its match, BOUND, REGISTERS
+ *             (u32, how many), CHAINS (u32, how many)
+ *   do:       EDGEDMA_A_PROFILE_NAME -> the whole profile: NAME, its match,
+ *             BOUND, one BOUND_DEVICE per device it is bound to, and its
+ *             REGISTER and CHAIN nests as they were set (-ENOENT when no
+ *             profile has that name)
  *
  * EDGEDMA_CMD_PROFILE_DEL (do, CAP_SYS_ADMIN)
  *   request:  EDGEDMA_A_PROFILE_NAME
@@ -183,8 +193,8 @@
  * A snapshot record is one stream of EDGEDMA_A_SNAPSHOT_* attributes that
  * every carrier holds unchanged (netlink, devcoredump, the crash region,
  * recordings). Its u64 values are not padded: read them with memcpy.
- * Repeated parts (MAPPING, UNMAPPED, SKIPPED, PAGE, LINE_SHARER) are nested
- * attributes, one per item. A record that ran out of room ends with
+ * Repeated parts (MAPPING, UNMAPPED, SKIPPED, PAGE, LINE_SHARER, REGISTER,
+ * CHAIN) are nested attributes, one per item. A record that ran out of room ends with
  * TRUNCATED; every attribute before it is whole.
  */
 #ifndef _UAPI_LINUX_EDGEDMA_H
@@ -272,6 +282,7 @@ enum edgedma_snapshot_part {
 	EDGEDMA_SNAPSHOT_PART_PAGES,		/* pages past snapshot_pages */
 	EDGEDMA_SNAPSHOT_PART_LINE_SHARERS,	/* mappings sharing a cache line */
 	EDGEDMA_SNAPSHOT_PART_REGISTERS,	/* the controller's registers */
+	EDGEDMA_SNAPSHOT_PART_DESCRIPTORS,	/* a descriptor chain's walk */
 };
 
 /* Why it was left out (EDGEDMA_A_SKIP_REASON). */
@@ -287,6 +298,8 @@ enum edgedma_skip_reason {
 	EDGEDMA_SKIP_LIMIT,			/* past a module parameter's bound */
 	EDGEDMA_SKIP_NO_PROFILE,		/* no profile describes the device */
 	EDGEDMA_SKIP_READ_CLEARS,		/* reading it would change the device */
+	EDGEDMA_SKIP_REGISTER_UNREAD,		/* a register it starts from was not
+						 * read (read-clears, no window) */
 };
 
 /* The IOMMU's arrangement for a device (EDGEDMA_A_PAGE_IOMMU_DOMAIN). */
@@ -323,6 +336,71 @@ enum edgedma_page_flag {
 enum edgedma_register_flag {
 	EDGEDMA_REGISTER_READ_CLEARS = 1 << 0,	/* reading it changes the device:
 						 * never read by a snapshot */
+};
+
+/* How a controller keeps its descriptors (EDGEDMA_A_CHAIN_KIND). */
+enum edgedma_chain_kind {
+	EDGEDMA_CHAIN_RING = 1,		/* an array of ENTRIES (or LENGTH_REG's)
+					 * descriptors from START_REG's address;
+					 * walked from HEAD_REG's slot, wrapping */
+	EDGEDMA_CHAIN_LIST,		/* each descriptor holds the DMA address
+					 * of the next (the ROLE next field);
+					 * 0 or the start again ends it */
+};
+
+/* How to read a chain (EDGEDMA_A_CHAIN_FLAGS). */
+enum edgedma_chain_flag {
+	EDGEDMA_CHAIN_BIG_ENDIAN = 1 << 0,	/* descriptor fields are big-endian
+						 * (else little-endian) */
+	EDGEDMA_CHAIN_LENGTH_IN_BYTES = 1 << 1,	/* LENGTH_REG counts bytes, not
+						 * descriptors */
+};
+
+/* What a descriptor field means to the walk (EDGEDMA_A_DFIELD_ROLE). */
+enum edgedma_desc_role {
+	EDGEDMA_DESC_ROLE_ADDRESS = 1,	/* a buffer's DMA address: resolved
+					 * against the mapping table */
+	EDGEDMA_DESC_ROLE_LENGTH,	/* the buffer's length: the Nth LENGTH
+					 * goes with the Nth ADDRESS */
+	EDGEDMA_DESC_ROLE_NEXT,		/* list: the next descriptor's DMA address */
+	EDGEDMA_DESC_ROLE_CONTROL,	/* shown decoded, not interpreted */
+	EDGEDMA_DESC_ROLE_STATUS,	/* shown decoded, not interpreted */
+};
+
+/* How a chain's walk ended (EDGEDMA_A_CHAIN_WALK bits). */
+enum edgedma_chain_walk {
+	EDGEDMA_WALK_LOOP = 1 << 0,		/* a list came back to a descriptor
+						 * it had read */
+	EDGEDMA_WALK_BOUND = 1 << 1,		/* stopped at the bound (MAX_DESCS or
+						 * snapshot_descriptors) with more */
+	EDGEDMA_WALK_NO_MAPPING = 1 << 2,	/* stopped at a descriptor address
+						 * in no live mapping of the device */
+	EDGEDMA_WALK_UNREADABLE = 1 << 3,	/* stopped at a descriptor whose
+						 * memory could not be read */
+	EDGEDMA_WALK_NO_ROOM = 1 << 4,		/* the record ran out of room */
+	EDGEDMA_WALK_HISTORY_SKIPPED = 1 << 5,	/* buffers in no live mapping past
+						 * the first 64 were not looked up
+						 * in the unmap history: their
+						 * "unknown" may be "unmapped" */
+};
+
+/* A descriptor as the walk found it (EDGEDMA_A_DESC_STATE). */
+enum edgedma_desc_state {
+	EDGEDMA_DESC_READ = 1,		/* read through the live mapping holding it */
+	EDGEDMA_DESC_NO_MAPPING,	/* in no live mapping of the device: not read */
+	EDGEDMA_DESC_NO_CPU_ADDR,	/* its mapping has no kernel address to read */
+	EDGEDMA_DESC_READ_FAULT,	/* reading its memory faulted */
+};
+
+/* Where a descriptor's buffer lies (EDGEDMA_A_BUFFER_STATE). */
+enum edgedma_buffer_state {
+	EDGEDMA_BUFFER_LIVE = 1,	/* inside a live mapping of the device */
+	EDGEDMA_BUFFER_OVERRUN,		/* starts in a live mapping, its length
+					 * runs past that mapping's end */
+	EDGEDMA_BUFFER_UNMAPPED,	/* in no live mapping; in a recent unmap
+					 * of the device (MAPPING_* are that one) */
+	EDGEDMA_BUFFER_UNKNOWN,		/* in no live mapping or recent unmap */
+	EDGEDMA_BUFFER_NULL,		/* address 0: an unused slot */
 };
 
 /* How the device accessed memory (EDGEDMA_A_SNAPSHOT_TRIGGER_ACCESS). */
@@ -580,6 +658,11 @@ enum {
 	EDGEDMA_A_SNAPSHOT_CAPTURE_NS,	/* u64, how long writing the record took;
 					 * the last attribute but TRUNCATED */
 
+	EDGEDMA_A_SNAPSHOT_CHAIN,	/* nested EDGEDMA_A_CHAIN_*, one per
+					 * descriptor chain of the profile: its
+					 * layout, the registers' say and the
+					 * descriptors walked */
+
 	__EDGEDMA_A_SNAPSHOT_MAX,
 	EDGEDMA_A_SNAPSHOT_MAX = (__EDGEDMA_A_SNAPSHOT_MAX - 1)
 };
@@ -685,8 +768,98 @@ enum {
 	EDGEDMA_A_PROFILE_BOUND,	/* u32, reply: devices it is bound to */
 	EDGEDMA_A_PROFILE_REGISTERS,	/* u32, dump: registers it has */
 
+	EDGEDMA_A_PROFILE_CHAIN,	/* nested EDGEDMA_A_CHAIN_*, a descriptor
+					 * ring or list */
+	EDGEDMA_A_PROFILE_CHAINS,	/* u32, dump: chains it has */
+	EDGEDMA_A_PROFILE_BOUND_DEVICE,	/* string, do: a device it is bound to */
+
 	__EDGEDMA_A_PROFILE_MAX,
 	EDGEDMA_A_PROFILE_MAX = (__EDGEDMA_A_PROFILE_MAX - 1)
+};
+
+/*
+ * A descriptor chain: its layout (PROFILE_SET, PROFILE_GET, and repeated
+ * in each snapshot so the record reads without the profile), and in a
+ * snapshot what the registers said and the descriptors walked.
+ */
+enum {
+	EDGEDMA_A_CHAIN_PAD = 1,
+	EDGEDMA_A_CHAIN_NAME,		/* string */
+	EDGEDMA_A_CHAIN_KIND,		/* u32, enum edgedma_chain_kind */
+	EDGEDMA_A_CHAIN_START_REG,	/* string, the register holding the first
+					 * descriptor's DMA address (its low 32
+					 * bits when START_HI_REG is given) */
+	EDGEDMA_A_CHAIN_START_HI_REG,	/* string, the register holding its
+					 * upper 32 bits */
+	EDGEDMA_A_CHAIN_LENGTH_REG,	/* string, ring: the register holding
+					 * its size (descriptors, or bytes) */
+	EDGEDMA_A_CHAIN_ENTRIES,	/* u32, ring: its size when fixed */
+	EDGEDMA_A_CHAIN_HEAD_REG,	/* string, ring: the slot the device
+					 * works on next; the walk starts there */
+	EDGEDMA_A_CHAIN_TAIL_REG,	/* string, ring: the slot after the last
+					 * the driver gave the device */
+	EDGEDMA_A_CHAIN_DESC_SIZE,	/* u32, bytes per descriptor, 4 to 128 */
+	EDGEDMA_A_CHAIN_MAX_DESCS,	/* u32, descriptors walked at most (the
+					 * module's snapshot_descriptors caps it) */
+	EDGEDMA_A_CHAIN_FLAGS,		/* u32, enum edgedma_chain_flag */
+	EDGEDMA_A_CHAIN_DFIELD,		/* nested EDGEDMA_A_DFIELD_*, up to 16 */
+	EDGEDMA_A_CHAIN_START,		/* u64, snapshot: the start address read */
+	EDGEDMA_A_CHAIN_COUNT,		/* u32, snapshot: the ring's size read */
+	EDGEDMA_A_CHAIN_HEAD,		/* u32, snapshot: HEAD_REG's value */
+	EDGEDMA_A_CHAIN_TAIL,		/* u32, snapshot: TAIL_REG's value */
+	EDGEDMA_A_CHAIN_WALK,		/* u32, snapshot: enum edgedma_chain_walk */
+	EDGEDMA_A_CHAIN_SKIPPED,	/* u32, snapshot: enum edgedma_skip_reason,
+					 * why no descriptor was walked */
+	EDGEDMA_A_CHAIN_DESCRIPTOR,	/* nested EDGEDMA_A_DESC_*, snapshot: one
+					 * per descriptor walked, in walk order */
+
+	__EDGEDMA_A_CHAIN_MAX,
+	EDGEDMA_A_CHAIN_MAX = (__EDGEDMA_A_CHAIN_MAX - 1)
+};
+
+/* A field of a descriptor: bytes at OFFSET, optionally a bit field of them. */
+enum {
+	EDGEDMA_A_DFIELD_PAD = 1,
+	EDGEDMA_A_DFIELD_NAME,		/* string */
+	EDGEDMA_A_DFIELD_OFFSET,	/* u32, bytes into the descriptor */
+	EDGEDMA_A_DFIELD_WIDTH,		/* u32, bytes: 1, 2, 4 or 8, in the
+					 * chain's byte order */
+	EDGEDMA_A_DFIELD_SHIFT,		/* u32, its lowest bit in those bytes */
+	EDGEDMA_A_DFIELD_BITS,		/* u32, how many bits (default: all) */
+	EDGEDMA_A_DFIELD_ROLE,		/* u32, enum edgedma_desc_role */
+
+	__EDGEDMA_A_DFIELD_MAX,
+	EDGEDMA_A_DFIELD_MAX = (__EDGEDMA_A_DFIELD_MAX - 1)
+};
+
+/* A descriptor walked (EDGEDMA_A_CHAIN_DESCRIPTOR). */
+enum {
+	EDGEDMA_A_DESC_PAD = 1,
+	EDGEDMA_A_DESC_INDEX,		/* u32, ring: its slot; list: its place */
+	EDGEDMA_A_DESC_DMA_ADDR,	/* u64, where the device reads it */
+	EDGEDMA_A_DESC_STATE,		/* u32, enum edgedma_desc_state */
+	EDGEDMA_A_DESC_BYTES,		/* binary, DESC_SIZE bytes as read */
+	EDGEDMA_A_DESC_BUFFER,		/* nested EDGEDMA_A_BUFFER_*, one per
+					 * ROLE address field, in field order */
+
+	__EDGEDMA_A_DESC_MAX,
+	EDGEDMA_A_DESC_MAX = (__EDGEDMA_A_DESC_MAX - 1)
+};
+
+/* A buffer a descriptor points at, resolved against the mapping table. */
+enum {
+	EDGEDMA_A_BUFFER_PAD = 1,
+	EDGEDMA_A_BUFFER_FIELD,		/* u32, the address field's index among
+					 * the chain's DFIELDs, from 0 */
+	EDGEDMA_A_BUFFER_ADDR,		/* u64, the DMA address it holds */
+	EDGEDMA_A_BUFFER_LENGTH,	/* u64, the paired LENGTH field's value */
+	EDGEDMA_A_BUFFER_STATE,		/* u32, enum edgedma_buffer_state */
+	EDGEDMA_A_BUFFER_MAPPING_ADDR,	/* u64, the live mapping (or recent
+					 * unmap) holding ADDR: its start */
+	EDGEDMA_A_BUFFER_MAPPING_SIZE,	/* u64, and its size */
+
+	__EDGEDMA_A_BUFFER_MAX,
+	EDGEDMA_A_BUFFER_MAX = (__EDGEDMA_A_BUFFER_MAX - 1)
 };
 
 enum {
