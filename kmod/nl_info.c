@@ -95,7 +95,8 @@ int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    PUT(SNAPSHOTS_TRUNCATED, edgedma_snapshots_truncated()) ||
 	    PUT(IOMMU_FAULTS, edgedma_iommu_faults()) ||
 	    PUT(IOMMU_FAULTS_UNOWNED, edgedma_iommu_faults_unowned()) ||
-	    PUT(SNAPSHOT_CAPTURE_MAX_NS, edgedma_snapshot_capture_max_ns()))
+	    PUT(SNAPSHOT_CAPTURE_MAX_NS, edgedma_snapshot_capture_max_ns()) ||
+	    PUT(SNAPSHOT_DEVCOREDUMPS, edgedma_snapshot_devcoredumps()))
 		return edgedma_nl_reply_overflow(msg, info);
 #undef PUT
 

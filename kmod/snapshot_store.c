@@ -11,9 +11,15 @@
  * slot and then check that the generation did not move, the way a seqcount
  * reader does, but without ever waiting for a writer: a writer may be a
  * CPU stopped by a panic.
+ *
+ * A work item tells the events group of each new snapshot and publishes it
+ * as a devcoredump of its device: the same bytes, for the crash collectors
+ * that watch devcoredump (the record is copied out of its slot there, in
+ * process context).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/devcoredump.h>
 #include <linux/irq_work.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
@@ -22,8 +28,13 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
+#include <net/netlink.h>
+#include <uapi/linux/edgedma.h>
+
+#include "devices.h"
 #include "edgedma.h"
 #include "netlink.h"
+#include "snapshot_record.h"
 #include "snapshot_store.h"
 
 static unsigned int snapshot_slots = 8;
@@ -33,6 +44,10 @@ MODULE_PARM_DESC(snapshot_slots, "Snapshots kept, the newest first, 1 to 1024 (d
 static unsigned int snapshot_size = 32768;
 module_param(snapshot_size, uint, 0444);
 MODULE_PARM_DESC(snapshot_size, "Bytes of one snapshot record, 4096 to 1048576 (default 32768)");
+
+static bool snapshot_devcoredump = true;
+module_param(snapshot_devcoredump, bool, 0644);
+MODULE_PARM_DESC(snapshot_devcoredump, "Publish each snapshot (not those at panic) as a devcoredump of its device (default Y)");
 
 static unsigned int snapshot_rate = 4;
 module_param(snapshot_rate, uint, 0444);
@@ -56,6 +71,7 @@ static atomic64_t edgedma_snapshot_suppressed = ATOMIC64_INIT(0);
 static atomic64_t edgedma_snapshot_dropped = ATOMIC64_INIT(0);
 static atomic64_t edgedma_snapshot_truncated = ATOMIC64_INIT(0);
 static atomic64_t edgedma_snapshot_capture_max = ATOMIC64_INIT(0);
+static atomic64_t edgedma_devcoredumps_published = ATOMIC64_INIT(0);
 
 static void edgedma_snapshot_announce_fn(struct work_struct *work);
 static DECLARE_WORK(edgedma_snapshot_announce_work, edgedma_snapshot_announce_fn);
@@ -206,6 +222,41 @@ static struct edgedma_snapshot_slot *edgedma_snapshot_unannounced(void)
  * seq order. A slot reused before this ran is told of once, as its newest
  * record; the reader finds the gap in the seqs.
  */
+/*
+ * Publish snapshot @seq (@header: its header) as a devcoredump of its
+ * device: the record's bytes, unchanged, in
+ * /sys/class/devcoredump/devcdN/data, with a uevent for crash collectors.
+ * The devcoredump core keeps one dump per device until it is read or
+ * times out, and drops the others itself.
+ */
+static void edgedma_snapshot_devcoredump(u64 seq, const u8 *header, u32 header_len,
+					 u32 record_size)
+{
+	const struct nlattr *name;
+	struct device *dev;
+	void *record;
+	int len;
+
+	name = edgedma_record_find(header, header_len, EDGEDMA_A_SNAPSHOT_DEVICE);
+	if (!name || !nla_len(name) || ((const char *)nla_data(name))[nla_len(name) - 1])
+		return;
+	dev = edgedma_find_device_by_name(nla_data(name));
+	if (!dev)
+		return;
+	record = vmalloc(record_size);
+	if (record) {
+		len = edgedma_snapshot_copy(seq, record, record_size, false, NULL);
+		if (len > 0) {
+			/* The devcoredump core frees the record. */
+			dev_coredumpv(dev, record, len, GFP_KERNEL);
+			atomic64_inc(&edgedma_devcoredumps_published);
+			record = NULL;
+		}
+		vfree(record);
+	}
+	put_device(dev);
+}
+
 static void edgedma_snapshot_announce_fn(struct work_struct *work)
 {
 	struct edgedma_snapshot_slot *slot;
@@ -222,8 +273,11 @@ static void edgedma_snapshot_announce_fn(struct work_struct *work)
 		atomic_set(&slot->announce, 0);
 		len = edgedma_snapshot_copy(seq, header, EDGEDMA_SNAPSHOT_HEADER_MAX,
 					    true, &record_size);
-		if (len > 0)
-			edgedma_nl_notify_snapshot(header, len, record_size);
+		if (len <= 0)
+			continue;
+		edgedma_nl_notify_snapshot(header, len, record_size);
+		if (READ_ONCE(snapshot_devcoredump))
+			edgedma_snapshot_devcoredump(seq, header, len, record_size);
 	}
 	kfree(header);
 }
@@ -269,6 +323,11 @@ u64 edgedma_snapshots_dropped(void)
 u64 edgedma_snapshots_truncated(void)
 {
 	return atomic64_read(&edgedma_snapshot_truncated);
+}
+
+u64 edgedma_snapshot_devcoredumps(void)
+{
+	return atomic64_read(&edgedma_devcoredumps_published);
 }
 
 size_t edgedma_snapshot_memory(void)

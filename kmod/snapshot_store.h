@@ -67,6 +67,7 @@ u64 edgedma_snapshots_stored(void);
 u64 edgedma_snapshots_suppressed(void);
 u64 edgedma_snapshots_dropped(void);
 u64 edgedma_snapshots_truncated(void);
+u64 edgedma_snapshot_devcoredumps(void);	/* published */
 size_t edgedma_snapshot_memory(void);	/* bytes preallocated at load */
 
 #endif /* _EDGEDMA_SNAPSHOT_STORE_H */

@@ -12,7 +12,9 @@
  * Needs root, edgedma.ko loaded and an edu device; skips (exit 4) without
  * the family or the driver.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdio.h>
@@ -1413,6 +1415,132 @@ TEST_F(snapshot, chain_definitions_checked)
 	EXPECT_TRUE(ans.has_msg);
 	profile_del(self, "selftest-bad", &ans);
 	EXPECT_EQ(-ENOENT, ans.error) TH_LOG("a refused profile was kept");
+}
+
+/* ---- devcoredump ------------------------------------------------------------ */
+
+#define DEVCD "/sys/class/devcoredump"
+
+struct raw_reply {
+	__u16 family;
+	unsigned char buf[1 << 20];
+	size_t len;
+};
+
+static int raw_reply_fn(const struct nlmsghdr *nlh, void *arg)
+{
+	struct raw_reply *r = arg;
+	const void *attrs;
+	size_t len;
+
+	if (nlh->nlmsg_type != r->family)
+		return 0;
+	attrs = genl_attrs(nlh, 0, &len);
+	if (!attrs || len > sizeof(r->buf))
+		return -EBADMSG;
+	memcpy(r->buf, attrs, len);
+	r->len = len;
+	return 0;
+}
+
+/*
+ * The devcoredump of @dev pending now, its folder in @dir; false when none.
+ * Its failing_device link ends in the device's name.
+ */
+static bool devcd_of(const char *dev, char *dir, size_t n)
+{
+	struct dirent *e;
+	bool found = false;
+	DIR *d = opendir(DEVCD);
+
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		char link[PATH_MAX], target[PATH_MAX];
+		ssize_t len;
+
+		if (strncmp(e->d_name, "devcd", 5))
+			continue;
+		snprintf(link, sizeof(link), DEVCD "/%s/failing_device", e->d_name);
+		len = readlink(link, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = '\0';
+		len = strlen(target) - strlen(dev);
+		if (len > 0 && target[len - 1] == '/' && !strcmp(target + len, dev)) {
+			snprintf(dir, n, DEVCD "/%s", e->d_name);
+			found = true;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/* Free a pending devcoredump of @dev (a write to its data does). */
+static void devcd_free(const char *dev)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 8];
+	int tries;
+
+	for (tries = 0; tries < 50 && devcd_of(dev, dir, sizeof(dir)); tries++) {
+		snprintf(path, sizeof(path), "%s/data", dir);
+		write_file(path, "1");
+		usleep(20 * 1000);
+	}
+}
+
+/*
+ * Each snapshot is published as a devcoredump of its device, and the dump
+ * holds exactly the record's bytes: what SNAPSHOT_GET gives.
+ */
+TEST_F(snapshot, devcoredump_holds_the_record)
+{
+	static struct raw_reply r;
+	static unsigned char data[1 << 20];
+	char dir[PATH_MAX], path[PATH_MAX + 8], disabled[8] = "";
+	struct nl_answer ans;
+	struct nl_msg m;
+	size_t got = 0;
+	ssize_t n;
+	__u64 seq, published;
+	int fd, tries, err;
+
+	if (access(DEVCD, F_OK))
+		SKIP(return, "this kernel has no devcoredump (CONFIG_DEV_COREDUMP)");
+	if (read_file(DEVCD "/disabled", disabled, sizeof(disabled)) > 0 && disabled[0] == '1')
+		SKIP(return, "devcoredump is disabled (" DEVCD "/disabled)");
+	/* Earlier tests' snapshots: the core keeps one dump per device. */
+	devcd_free(edu_dev);
+	ASSERT_FALSE(devcd_of(edu_dev, dir, sizeof(dir))) TH_LOG("a dump of %s stays", edu_dev);
+
+	published = stat(_metadata, self, EDGEDMA_A_STATS_SNAPSHOT_DEVCOREDUMPS);
+	seq = take_ok(_metadata, self, edu_dev, 0);
+	for (tries = 0; tries < 100 && !devcd_of(edu_dev, dir, sizeof(dir)); tries++)
+		usleep(20 * 1000);
+	ASSERT_TRUE(devcd_of(edu_dev, dir, sizeof(dir)))
+		TH_LOG("no devcoredump of %s 2 s after snapshot %llu", edu_dev,
+		       (unsigned long long)seq);
+	snprintf(path, sizeof(path), "%s/data", dir);
+	fd = open(path, O_RDONLY);
+	ASSERT_LE(0, fd) TH_LOG("%s: %s", path, strerror(errno));
+	while ((n = read(fd, data + got, sizeof(data) - got)) > 0)
+		got += n;
+	close(fd);
+
+	r.family = self->fam.id;
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_SNAPSHOT_GET, 1);
+	ASSERT_LE(0, nl_put(&m, EDGEDMA_A_SNAPSHOT_SEQ, &seq, sizeof(seq)));
+	err = nl_transact(&self->sk, &m, raw_reply_fn, &r, &ans);
+	ASSERT_EQ(0, err);
+	ASSERT_EQ(0, ans.error);
+	TH_LOG("%s: %zu bytes; SNAPSHOT_GET %llu: %zu bytes", path, got,
+	       (unsigned long long)seq, r.len);
+	EXPECT_EQ(r.len, got);
+	EXPECT_EQ(0, memcmp(r.buf, data, got < r.len ? got : r.len))
+		TH_LOG("the devcoredump is not the record's bytes");
+	EXPECT_LT(published, stat(_metadata, self, EDGEDMA_A_STATS_SNAPSHOT_DEVCOREDUMPS))
+		TH_LOG("GET_STATS snapshot-devcoredumps did not count it");
+	devcd_free(edu_dev);
 }
 
 /* The stored snapshots' headers, oldest first; returns how many. */

@@ -471,6 +471,7 @@ enum {
 	EDGEDMA_A_STATS_IOMMU_FAULTS_UNOWNED, /* of those, of no device it watches */
 	EDGEDMA_A_STATS_SNAPSHOT_CAPTURE_MAX_NS, /* the longest a snapshot took to
 					 * write, ns */
+	EDGEDMA_A_STATS_SNAPSHOT_DEVCOREDUMPS, /* snapshots handed to devcoredump */
 
 	__EDGEDMA_A_STATS_MAX,
 	EDGEDMA_A_STATS_MAX = (__EDGEDMA_A_STATS_MAX - 1)
