@@ -33,6 +33,7 @@
 #include "map_events.h"
 #include "maptrack.h"
 #include "policy.h"
+#include "snapshot_capture.h"
 #include "sync_visible.h"
 #include "vmalloc_pages.h"
 
@@ -97,6 +98,28 @@ static bool edgedma_check_on(const struct edgedma_ctx *ctx, u32 kind)
 	return ctx->policy.checks & BIT(kind - 1);
 }
 
+/*
+ * The policy asks for a snapshot at findings of this kind: taken here, in
+ * the hook, so that it holds the device as the finding saw it. A new site
+ * only (a repeat costs nothing), within the device's rate limit; the
+ * table's locks are only tried (this CPU may hold one).
+ */
+static void edgedma_found_snapshot(const struct edgedma_ctx *ctx,
+				   const struct edgedma_finding *f)
+{
+	struct edgedma_snapshot_request t = {
+		.kind = EDGEDMA_SNAPSHOT_TRIGGER_FINDING,
+		.has_addr = f->dma_addr != 0,
+		.addr = f->dma_addr,
+		.finding_seq = f->seq,
+		.finding_kind = f->kind,
+		.atomic = true,
+	};
+	u64 seq;
+
+	edgedma_snapshot_take(ctx->call->dev, &t, &seq);
+}
+
 static __printf(7, 0) void
 edgedma_vfound(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 phys,
 	       u64 size, unsigned long map_caller, const char *fmt, va_list args)
@@ -123,6 +146,8 @@ edgedma_vfound(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 phys,
 	edgedma_call_chain(&f, c->caller, c->dev);
 	edgedma_finding_sentence(&f, fmt, args);
 	edgedma_finding_report(&f);
+	if (ctx->policy.snapshot_findings & BIT(kind - 1))
+		edgedma_found_snapshot(ctx, &f);
 }
 
 /* A finding about the call, with the call's CPU physical address. */

@@ -26,6 +26,7 @@
 #include "maptrack.h"
 #include "profiles.h"
 #include "policy.h"
+#include "trigger_controller_error.h"
 
 /* What the drain below is looking for, and who let go. */
 struct edgedma_leak_key {
@@ -166,6 +167,7 @@ static int edgedma_bus_event(struct notifier_block *nb, unsigned long action,
 			edgedma_maptrack_drain(edgedma_forget_match, rec, NULL);
 		edgedma_devrec_device_gone(dev);
 		edgedma_profiles_device_gone(dev);
+		edgedma_error_hooks_device_gone(dev);
 		break;
 	}
 	return NOTIFY_DONE;

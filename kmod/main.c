@@ -25,6 +25,7 @@
 #include "snapshot_capture.h"
 #include "snapshot_store.h"
 #include "sync_visible.h"
+#include "trigger_controller_error.h"
 #include "trigger_crash.h"
 #include "trigger_iommu_fault.h"
 #include "vmalloc_pages.h"
@@ -94,6 +95,7 @@ err_hook:
 err_triggers:
 	edgedma_crash_triggers_stop();
 	edgedma_iommu_fault_stop();
+	edgedma_error_hooks_exit();
 	edgedma_profiles_exit();
 	edgedma_snapshot_store_exit();
 err_sync_visible:
@@ -125,6 +127,7 @@ static void __exit edgedma_exit(void)
 	edgedma_hook_stop();
 	edgedma_crash_triggers_stop();
 	edgedma_iommu_fault_stop();
+	edgedma_error_hooks_exit();
 	edgedma_profiles_exit();
 	edgedma_snapshot_store_exit();
 	edgedma_sync_visible_exit();

@@ -28,6 +28,7 @@
 #include "devices.h"
 #include "edgedma.h"
 #include "netlink.h"
+#include "trigger_controller_error.h"
 
 /* genl_ops.internal_flags: the command may be used without CAP_SYS_ADMIN. */
 #define EDGEDMA_NL_UNPRIVILEGED	BIT(0)
@@ -59,6 +60,8 @@ static const struct nla_policy edgedma_policy_set_policy[EDGEDMA_A_POLICY_MAX + 
 	[EDGEDMA_A_POLICY_COHERENCY] = NLA_POLICY_RANGE(NLA_U32, EDGEDMA_COHERENCY_AUTO,
 							 EDGEDMA_COHERENCY_NONCOHERENT),
 	[EDGEDMA_A_POLICY_CHECKS] = { .type = NLA_U32 },
+	[EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS] = { .type = NLA_U32 },
+	[EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy edgedma_policy_name_policy[EDGEDMA_A_POLICY_MAX + 1] = {
@@ -90,6 +93,12 @@ static const struct nla_policy edgedma_profile_set_policy[EDGEDMA_A_PROFILE_MAX 
 
 static const struct nla_policy edgedma_profile_name_policy[EDGEDMA_A_PROFILE_MAX + 1] = {
 	[EDGEDMA_A_PROFILE_NAME] = { .type = NLA_NUL_STRING, .len = 31 },
+};
+
+static const struct nla_policy edgedma_error_hook_policy[EDGEDMA_A_ERROR_HOOK_MAX + 1] = {
+	[EDGEDMA_A_ERROR_HOOK_SYMBOL] = { .type = NLA_NUL_STRING,
+					  .len = EDGEDMA_ERROR_SYMBOL_LEN - 1 },
+	[EDGEDMA_A_ERROR_HOOK_DEVICE] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
 };
 
 static const struct genl_multicast_group edgedma_mcgrps[] = {
@@ -307,6 +316,25 @@ static const struct genl_ops edgedma_nl_ops[] = {
 		.doit = edgedma_nl_profile_del,
 		.policy = edgedma_profile_name_policy,
 		.maxattr = EDGEDMA_A_PROFILE_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_ERROR_HOOK_SET,
+		.doit = edgedma_nl_error_hook_set,
+		.policy = edgedma_error_hook_policy,
+		.maxattr = EDGEDMA_A_ERROR_HOOK_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_ERROR_HOOK_GET,
+		.start = edgedma_nl_dump_start,
+		.dumpit = edgedma_nl_error_hook_dump,
+		.policy = edgedma_error_hook_policy,
+		.maxattr = EDGEDMA_A_ERROR_HOOK_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_ERROR_HOOK_DEL,
+		.doit = edgedma_nl_error_hook_del,
+		.policy = edgedma_error_hook_policy,
+		.maxattr = EDGEDMA_A_ERROR_HOOK_MAX,
 	},
 };
 

@@ -114,6 +114,9 @@ int edgedma_nl_snapshot_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int edgedma_nl_profile_set(struct sk_buff *skb, struct genl_info *info);
 int edgedma_nl_profile_del(struct sk_buff *skb, struct genl_info *info);
 int edgedma_nl_profile_get(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_error_hook_set(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_error_hook_del(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_error_hook_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int edgedma_nl_profile_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* _EDGEDMA_NETLINK_H */

@@ -14,6 +14,7 @@
 #include "map_events.h"
 #include "maptrack.h"
 #include "netlink.h"
+#include "snapshot_capture.h"
 #include "snapshot_store.h"
 #include "trigger_iommu_fault.h"
 #include "sync_visible.h"
@@ -57,6 +58,28 @@ static u64 edgedma_memory_held(void)
 	       edgedma_snapshot_memory();
 }
 
+/* One EDGEDMA_A_STATS_TRIGGER per kind of trigger. */
+static int edgedma_put_trigger_counts(struct sk_buff *msg)
+{
+	u32 kind;
+
+	for (kind = EDGEDMA_SNAPSHOT_TRIGGER_MANUAL; kind <= EDGEDMA_SNAPSHOT_TRIGGER_FINDING;
+	     kind++) {
+		struct edgedma_trigger_counts c;
+		struct nlattr *nest = nla_nest_start(msg, EDGEDMA_A_STATS_TRIGGER);
+
+		edgedma_snapshot_trigger_counts(kind, &c);
+#define PUT(attr, value) \
+	edgedma_put_u64(msg, EDGEDMA_A_TRIGGER_COUNT_##attr, value, EDGEDMA_A_TRIGGER_COUNT_PAD)
+		if (!nest || nla_put_u32(msg, EDGEDMA_A_TRIGGER_COUNT_KIND, kind) ||
+		    PUT(FIRED, c.fired) || PUT(TAKEN, c.taken) || PUT(OFF, c.off))
+			return -EMSGSIZE;
+#undef PUT
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
 int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 {
 	u64 map_events, map_events_dropped;
@@ -96,7 +119,8 @@ int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    PUT(IOMMU_FAULTS, edgedma_iommu_faults()) ||
 	    PUT(IOMMU_FAULTS_UNOWNED, edgedma_iommu_faults_unowned()) ||
 	    PUT(SNAPSHOT_CAPTURE_MAX_NS, edgedma_snapshot_capture_max_ns()) ||
-	    PUT(SNAPSHOT_DEVCOREDUMPS, edgedma_snapshot_devcoredumps()))
+	    PUT(SNAPSHOT_DEVCOREDUMPS, edgedma_snapshot_devcoredumps()) ||
+	    edgedma_put_trigger_counts(msg))
 		return edgedma_nl_reply_overflow(msg, info);
 #undef PUT
 

@@ -83,8 +83,30 @@ int edgedma_nl_policy_set(struct sk_buff *skb, struct genl_info *info)
 		}
 		rule.set |= EDGEDMA_RULE_CHECKS;
 	}
+	if (info->attrs[EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS]) {
+		rule.snapshot_triggers =
+			nla_get_u32(info->attrs[EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS]);
+		if (rule.snapshot_triggers & ~EDGEDMA_TRIGGERS_ALL) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS],
+					    "unknown trigger bits");
+			return -EINVAL;
+		}
+		rule.set |= EDGEDMA_RULE_SNAPSHOT_TRIGGERS;
+	}
+	if (info->attrs[EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS]) {
+		rule.snapshot_findings =
+			nla_get_u32(info->attrs[EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS]);
+		if (rule.snapshot_findings & ~EDGEDMA_CHECKS_ALL) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS],
+					    "unknown finding kind bits");
+			return -EINVAL;
+		}
+		rule.set |= EDGEDMA_RULE_SNAPSHOT_FINDINGS;
+	}
 	if (!rule.set) {
-		GENL_SET_ERR_MSG(info, "nothing to set: give an alignment, coherency or checks");
+		GENL_SET_ERR_MSG(info, "nothing to set: give an alignment, coherency, checks or snapshot triggers");
 		return -EINVAL;
 	}
 	err = edgedma_policy_set(&rule);
@@ -119,7 +141,11 @@ static int edgedma_put_rule(struct sk_buff *msg, const struct edgedma_policy_rul
 	    ((r->set & EDGEDMA_RULE_COHERENCY) &&
 	     nla_put_u32(msg, EDGEDMA_A_POLICY_COHERENCY, r->coherency)) ||
 	    ((r->set & EDGEDMA_RULE_CHECKS) &&
-	     nla_put_u32(msg, EDGEDMA_A_POLICY_CHECKS, r->checks)))
+	     nla_put_u32(msg, EDGEDMA_A_POLICY_CHECKS, r->checks)) ||
+	    ((r->set & EDGEDMA_RULE_SNAPSHOT_TRIGGERS) &&
+	     nla_put_u32(msg, EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS, r->snapshot_triggers)) ||
+	    ((r->set & EDGEDMA_RULE_SNAPSHOT_FINDINGS) &&
+	     nla_put_u32(msg, EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS, r->snapshot_findings)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -161,6 +187,8 @@ int edgedma_nl_policy_get(struct sk_buff *skb, struct genl_info *info)
 			  effective.coherent ? EDGEDMA_COHERENCY_COHERENT :
 			  EDGEDMA_COHERENCY_NONCOHERENT) ||
 	      nla_put_u32(msg, EDGEDMA_A_POLICY_CHECKS, effective.checks) ||
+	      nla_put_u32(msg, EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS, effective.snapshot_triggers) ||
+	      nla_put_u32(msg, EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS, effective.snapshot_findings) ||
 	      nla_put_u32(msg, EDGEDMA_A_POLICY_DEV_COHERENT, dev_is_dma_coherent(dev)) ||
 	      edgedma_put_u64(msg, EDGEDMA_A_POLICY_DMA_MASK,
 			      dev->dma_mask ? *dev->dma_mask : 0, EDGEDMA_A_POLICY_PAD) ||

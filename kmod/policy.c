@@ -55,6 +55,10 @@ static void edgedma_rule_apply(const struct edgedma_policy_rule *r,
 		p->len_align = r->len_align;
 	if (r->set & EDGEDMA_RULE_CHECKS)
 		p->checks = r->checks;
+	if (r->set & EDGEDMA_RULE_SNAPSHOT_TRIGGERS)
+		p->snapshot_triggers = r->snapshot_triggers;
+	if (r->set & EDGEDMA_RULE_SNAPSHOT_FINDINGS)
+		p->snapshot_findings = r->snapshot_findings;
 	if ((r->set & EDGEDMA_RULE_COHERENCY) &&
 	    r->coherency != EDGEDMA_COHERENCY_AUTO) {
 		p->coherent = r->coherency == EDGEDMA_COHERENCY_COHERENT;
@@ -62,39 +66,61 @@ static void edgedma_rule_apply(const struct edgedma_policy_rule *r,
 	}
 }
 
-void edgedma_policy_resolve(struct device *dev, struct edgedma_policy *out)
+/* The defaults, then the rules for @dev's driver, then its own. */
+static void edgedma_policy_read(struct device *dev, struct edgedma_policy *out)
 {
 	/* Read once: a racing unbind may clear dev->driver between two reads. */
 	const struct device_driver *driver = READ_ONCE(dev->driver);
 	const char *drv = driver ? driver->name : NULL;
 	const char *name = dev_name(dev);
-	unsigned int seq, i;
+	unsigned int i;
+
+	out->addr_align = 1;
+	out->len_align = 1;
+	out->checks = EDGEDMA_CHECKS_ALL;
+	/* Every trigger on; findings snapshot only where asked (they are many). */
+	out->snapshot_triggers = EDGEDMA_TRIGGERS_ALL;
+	out->snapshot_findings = 0;
+	out->coherent = dev_is_dma_coherent(dev);
+	out->coherent_overridden = false;
+	if (!READ_ONCE(edgedma_rule_count))
+		return;
+	/* Driver rules first, so that a device rule wins. */
+	for (i = 0; i < EDGEDMA_POLICY_RULES; i++) {
+		const struct edgedma_policy_rule *r = &edgedma_rules[i];
+
+		if (r->set && r->is_driver && drv &&
+		    !strncmp(r->name, drv, sizeof(r->name)))
+			edgedma_rule_apply(r, out);
+	}
+	for (i = 0; i < EDGEDMA_POLICY_RULES; i++) {
+		const struct edgedma_policy_rule *r = &edgedma_rules[i];
+
+		if (r->set && !r->is_driver && name &&
+		    !strncmp(r->name, name, sizeof(r->name)))
+			edgedma_rule_apply(r, out);
+	}
+}
+
+void edgedma_policy_resolve(struct device *dev, struct edgedma_policy *out)
+{
+	unsigned int seq;
 
 	do {
 		seq = read_seqcount_begin(&edgedma_rules_seq);
-		out->addr_align = 1;
-		out->len_align = 1;
-		out->checks = EDGEDMA_CHECKS_ALL;
-		out->coherent = dev_is_dma_coherent(dev);
-		out->coherent_overridden = false;
-		if (!READ_ONCE(edgedma_rule_count))
-			continue;
-		/* Driver rules first, so that a device rule wins. */
-		for (i = 0; i < EDGEDMA_POLICY_RULES; i++) {
-			const struct edgedma_policy_rule *r = &edgedma_rules[i];
-
-			if (r->set && r->is_driver && drv &&
-			    !strncmp(r->name, drv, sizeof(r->name)))
-				edgedma_rule_apply(r, out);
-		}
-		for (i = 0; i < EDGEDMA_POLICY_RULES; i++) {
-			const struct edgedma_policy_rule *r = &edgedma_rules[i];
-
-			if (r->set && !r->is_driver && name &&
-			    !strncmp(r->name, name, sizeof(r->name)))
-				edgedma_rule_apply(r, out);
-		}
+		edgedma_policy_read(dev, out);
 	} while (read_seqcount_retry(&edgedma_rules_seq, seq));
+}
+
+bool edgedma_policy_resolve_once(struct device *dev, struct edgedma_policy *out)
+{
+	unsigned int seq = raw_read_seqcount(&edgedma_rules_seq);
+
+	if (seq & 1)
+		return false;
+	smp_rmb();
+	edgedma_policy_read(dev, out);
+	return !read_seqcount_retry(&edgedma_rules_seq, seq);
 }
 
 static struct edgedma_policy_rule *edgedma_rule_find(const char *name,
@@ -142,6 +168,10 @@ int edgedma_policy_set(const struct edgedma_policy_rule *rule)
 		r->coherency = rule->coherency;
 	if (rule->set & EDGEDMA_RULE_CHECKS)
 		r->checks = rule->checks;
+	if (rule->set & EDGEDMA_RULE_SNAPSHOT_TRIGGERS)
+		r->snapshot_triggers = rule->snapshot_triggers;
+	if (rule->set & EDGEDMA_RULE_SNAPSHOT_FINDINGS)
+		r->snapshot_findings = rule->snapshot_findings;
 	r->set |= rule->set | BIT(31);	/* bit 31: slot in use */
 out:
 	edgedma_rules_write_end(flags);

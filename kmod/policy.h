@@ -12,6 +12,8 @@ struct edgedma_policy {
 	u32 addr_align;		/* 1: no requirement */
 	u32 len_align;
 	u32 checks;		/* bit (kind - 1) of enum edgedma_finding_kind */
+	u32 snapshot_triggers;	/* bit (trigger - 1) of enum edgedma_snapshot_trigger */
+	u32 snapshot_findings;	/* bit (kind - 1): findings that snapshot */
 	bool coherent;
 	bool coherent_overridden;
 };
@@ -25,17 +27,27 @@ struct edgedma_policy_rule {
 	u32 len_align;
 	u32 coherency;		/* enum edgedma_coherency */
 	u32 checks;
+	u32 snapshot_triggers;
+	u32 snapshot_findings;
 };
 
 #define EDGEDMA_RULE_ADDR_ALIGN	BIT(0)
 #define EDGEDMA_RULE_LEN_ALIGN	BIT(1)
 #define EDGEDMA_RULE_COHERENCY	BIT(2)
 #define EDGEDMA_RULE_CHECKS	BIT(3)
+#define EDGEDMA_RULE_SNAPSHOT_TRIGGERS	BIT(4)
+#define EDGEDMA_RULE_SNAPSHOT_FINDINGS	BIT(5)
 
 #define EDGEDMA_CHECKS_ALL	GENMASK(EDGEDMA_FINDING_FREE_IRQS_OFF - 1, 0)
+#define EDGEDMA_TRIGGERS_ALL	GENMASK(EDGEDMA_SNAPSHOT_TRIGGER_FINDING - 1, 0)
 
 /* Hook context: never sleeps. */
 void edgedma_policy_resolve(struct device *dev, struct edgedma_policy *out);
+/*
+ * One try at it, for panic context, where a writer may have stopped
+ * mid-write: false when the rules were being changed.
+ */
+bool edgedma_policy_resolve_once(struct device *dev, struct edgedma_policy *out);
 
 /* Process context (netlink). */
 int edgedma_policy_set(const struct edgedma_policy_rule *rule);

@@ -27,6 +27,7 @@
 #include "edgedma.h"
 #include "findings.h"
 #include "maptrack.h"
+#include "policy.h"
 #include "profiles.h"
 #include "snapshot_capture.h"
 #include "snapshot_descriptors.h"
@@ -44,6 +45,46 @@ MODULE_PARM_DESC(snapshot_unmaps, "Recent unmaps of the device a snapshot lists 
 
 /* For devices without a record (device_slots full). */
 static struct edgedma_snapshot_rate edgedma_untracked_rate;
+
+/* Per enum edgedma_snapshot_trigger, from 1. */
+#define EDGEDMA_TRIGGER_KINDS	EDGEDMA_SNAPSHOT_TRIGGER_FINDING
+static atomic64_t edgedma_trigger_fired[EDGEDMA_TRIGGER_KINDS];
+static atomic64_t edgedma_trigger_taken[EDGEDMA_TRIGGER_KINDS];
+static atomic64_t edgedma_trigger_off[EDGEDMA_TRIGGER_KINDS];
+
+void edgedma_snapshot_trigger_counts(u32 kind, struct edgedma_trigger_counts *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!kind || kind > EDGEDMA_TRIGGER_KINDS)
+		return;
+	out->fired = atomic64_read(&edgedma_trigger_fired[kind - 1]);
+	out->taken = atomic64_read(&edgedma_trigger_taken[kind - 1]);
+	out->off = atomic64_read(&edgedma_trigger_off[kind - 1]);
+}
+
+/*
+ * Whether @dev's policy lets trigger @t snapshot it. A request always
+ * does. At panic a rule change stopped half-way cannot be waited for:
+ * the defaults (every trigger on) decide then.
+ */
+static bool edgedma_snapshot_wanted(struct device *dev,
+				    const struct edgedma_snapshot_request *t)
+{
+	struct edgedma_policy p;
+
+	if (t->kind == EDGEDMA_SNAPSHOT_TRIGGER_MANUAL)
+		return true;
+	if (t->panic) {
+		if (!edgedma_policy_resolve_once(dev, &p))
+			return true;
+	} else {
+		edgedma_policy_resolve(dev, &p);
+	}
+	if (!(p.snapshot_triggers & BIT(t->kind - 1)))
+		return false;
+	return t->kind != EDGEDMA_SNAPSHOT_TRIGGER_FINDING ||
+	       (t->finding_kind && (p.snapshot_findings & BIT(t->finding_kind - 1)));
+}
 
 /* Symbol names longer than this are cut: the header must stay small. */
 #define EDGEDMA_TRIGGER_SYMBOL_LEN	128
@@ -398,6 +439,13 @@ int edgedma_snapshot_take(struct device *dev,
 	u64 started;
 	void *buf;
 
+	if (WARN_ON_ONCE(!t->kind || t->kind > EDGEDMA_TRIGGER_KINDS))
+		return -EINVAL;
+	atomic64_inc(&edgedma_trigger_fired[t->kind - 1]);
+	if (!edgedma_snapshot_wanted(dev, t)) {
+		atomic64_inc(&edgedma_trigger_off[t->kind - 1]);
+		return -EPERM;
+	}
 	started = ktime_get_mono_fast_ns();
 	rec = edgedma_devrec_find(dev);
 	if (!t->panic && !edgedma_snapshot_rate_allows(rec ? &rec->snapshots
@@ -436,6 +484,7 @@ int edgedma_snapshot_take(struct device *dev,
 	if (t->summary)
 		edgedma_snapshot_summarize(&r, t->summary);
 	edgedma_snapshot_commit(slot, r.len, header_len, r.truncated, !t->panic);
+	atomic64_inc(&edgedma_trigger_taken[t->kind - 1]);
 	return 0;
 }
 

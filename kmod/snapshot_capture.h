@@ -28,6 +28,7 @@ struct edgedma_snapshot_request {
 	u32 reason;		/* the IOMMU's fault reason, 0: none */
 	const char *symbol;	/* the handler that ran, or NULL */
 	u64 finding_seq;	/* the finding that made it, 0: none */
+	u32 finding_kind;	/* and its enum edgedma_finding_kind */
 	/*
 	 * Fault and panic context: locks are only tried, and a part whose
 	 * lock is held is left out and said so. Also: no announcement at
@@ -40,11 +41,21 @@ struct edgedma_snapshot_request {
 
 /*
  * Snapshot @dev for @t into the store; *@seq gets its number. -EBUSY when
- * rate limited or no slot was free (both counted). Any context but NMI;
- * never sleeps or allocates.
+ * rate limited or no slot was free (both counted), -EPERM when the
+ * device's policy switched the trigger off (counted; a request is never
+ * off). Any context but NMI; never sleeps or allocates.
  */
 int edgedma_snapshot_take(struct device *dev,
 			  const struct edgedma_snapshot_request *t, u64 *seq);
+
+/* Per trigger kind: fired (for a device), taken (stored), off (by policy). */
+struct edgedma_trigger_counts {
+	u64 fired;
+	u64 taken;
+	u64 off;
+};
+
+void edgedma_snapshot_trigger_counts(u32 kind, struct edgedma_trigger_counts *out);
 
 int edgedma_snapshot_capture_init(void);
 

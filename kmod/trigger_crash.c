@@ -35,8 +35,12 @@ static void edgedma_crash_snapshot(struct device *dev, void *arg)
 	};
 	const struct device_driver *drv = READ_ONCE(dev->driver);
 	u64 seq;
+	int err;
 
-	if (edgedma_snapshot_take(dev, &t, &seq)) {
+	err = edgedma_snapshot_take(dev, &t, &seq);
+	if (err == -EPERM)
+		return;		/* the device's policy says no */
+	if (err) {
 		pr_emerg("no snapshot of %s at %s: every slot was being written\n",
 			 dev_name(dev), why);
 		return;

@@ -4,7 +4,7 @@
  * the DMA-mapping API correctly, or commits one class of misuse on purpose.
  * It is the test subject of edgedma's checks: every mode except "correct",
  * "transfer", "loop", "loop-stop", "hold-line-pair", "hold-chain",
- * "hold-chain-loop", "release" and
+ * "hold-chain-loop", "controller-error", "release" and
  * "use-after-unmap" makes exactly the mistake its name says, which is the
  * finding kind edgedma is expected to report for it; "use-after-unmap" is
  * a device's mistake, caught by the IOMMU (a snapshot, not a finding).
@@ -199,6 +199,7 @@
 #define DRV_NAME		"edgedma_test_edu"
 
 #define EDU_REG_ID		0x00
+#define EDU_REG_STATUS		0x20
 #define EDU_REG_DMA_SRC		0x80
 #define EDU_REG_DMA_DST		0x88
 #define EDU_REG_DMA_CNT		0x90
@@ -2198,6 +2199,33 @@ static int edu_mode_hold_chain_loop(struct edu_test *t)
 	return edu_hold_chain(t, true);
 }
 
+/* ---- mode: controller-error ------------------------------------------- */
+
+/*
+ * What a DMA controller driver's error interrupt handler is to edgedma:
+ * a function it can be told to snapshot the device at (ERROR_HOOK_SET
+ * edu_controller_error). Neither inlined nor cloned under another name
+ * (GCC's .isra/.constprop copies), so that it can be probed by its name;
+ * it reads edu's status as a handler reads its cause register.
+ */
+#if __has_attribute(__noipa__)
+#define EDU_PROBEABLE	noinline __attribute__((__noipa__))
+#else
+#define EDU_PROBEABLE	noinline
+#endif
+
+static EDU_PROBEABLE u32 edu_controller_error(struct edu_test *t)
+{
+	return readl(t->regs + EDU_REG_STATUS);
+}
+
+static int edu_mode_controller_error(struct edu_test *t)
+{
+	edu_rec(t, "error handler edu_controller_error status=%#x",
+		edu_controller_error(t));
+	return 0;
+}
+
 /* Unmap what hold-line-pair and hold-chain hold; at unbind too. */
 static int edu_mode_release(struct edu_test *t)
 {
@@ -2384,6 +2412,7 @@ static const struct edu_mode edu_modes[] = {
 	{ "hold-line-pair", edu_mode_hold_line_pair, EDU_ANY },
 	{ "hold-chain", edu_mode_hold_chain, EDU_ANY },
 	{ "hold-chain-loop", edu_mode_hold_chain_loop, EDU_ANY },
+	{ "controller-error", edu_mode_controller_error, EDU_ANY },
 	{ "use-after-unmap", edu_mode_use_after_unmap, EDU_IOMMU },
 	{ "release", edu_mode_release, EDU_ANY },
 	{ "storm", edu_mode_storm, EDU_ANY },

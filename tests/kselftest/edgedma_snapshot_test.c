@@ -93,7 +93,7 @@ struct snapshot {
 	bool have_seq, have_addr, have_hook_mode, have_record_size, have_time;
 	__u64 seq, time_ns, real_time_ns, addr, left_out;
 	__u32 trigger, cpu, hook_mode, record_size, access, reason;
-	char device[64], driver[64], release[128];
+	char device[64], driver[64], release[128], symbol[128];
 	unsigned int n_mappings, n_unmapped, n_skipped;
 	struct snap_mapping mappings[MAX_ITEMS];
 	struct snap_unmapped unmapped[MAX_ITEMS];
@@ -346,6 +346,9 @@ static int parse_snapshot(const void *attrs, size_t len, struct snapshot *s)
 			break;
 		case EDGEDMA_A_SNAPSHOT_DEVICE:
 			copy_attr_str(a, s->device, sizeof(s->device));
+			break;
+		case EDGEDMA_A_SNAPSHOT_TRIGGER_SYMBOL:
+			copy_attr_str(a, s->symbol, sizeof(s->symbol));
 			break;
 		case EDGEDMA_A_SNAPSHOT_DRIVER:
 			copy_attr_str(a, s->driver, sizeof(s->driver));
@@ -1541,6 +1544,252 @@ TEST_F(snapshot, devcoredump_holds_the_record)
 	EXPECT_LT(published, stat(_metadata, self, EDGEDMA_A_STATS_SNAPSHOT_DEVCOREDUMPS))
 		TH_LOG("GET_STATS snapshot-devcoredumps did not count it");
 	devcd_free(edu_dev);
+}
+
+/* ---- trigger policy ---------------------------------------------------------- */
+
+#define FOLD_PARAM	"/sys/module/edgedma/parameters/fold_findings"
+
+struct trigger_reply {
+	__u16 family;
+	__u64 fired[8], taken[8], off[8];
+};
+
+static int trigger_reply_fn(const struct nlmsghdr *nlh, void *arg)
+{
+	struct trigger_reply *r = arg;
+	const struct nlattr *a;
+	const void *attrs;
+	size_t len;
+
+	if (nlh->nlmsg_type != r->family)
+		return 0;
+	attrs = genl_attrs(nlh, 0, &len);
+	if (!attrs)
+		return -EBADMSG;
+	for_each_attr(a, attrs, len) {
+		const struct nlattr *tb[EDGEDMA_A_TRIGGER_COUNT_MAX + 1];
+		__u32 kind = 0;
+
+		if ((a->nla_type & NLA_TYPE_MASK) != EDGEDMA_A_STATS_TRIGGER ||
+		    nl_parse(nl_attr_data(a), nl_attr_len(a), tb, EDGEDMA_A_TRIGGER_COUNT_MAX) ||
+		    !nl_attr_u32(tb[EDGEDMA_A_TRIGGER_COUNT_KIND], &kind) || kind >= 8)
+			continue;
+		nl_attr_u64(tb[EDGEDMA_A_TRIGGER_COUNT_FIRED], &r->fired[kind]);
+		nl_attr_u64(tb[EDGEDMA_A_TRIGGER_COUNT_TAKEN], &r->taken[kind]);
+		nl_attr_u64(tb[EDGEDMA_A_TRIGGER_COUNT_OFF], &r->off[kind]);
+	}
+	return 0;
+}
+
+static void trigger_counts(struct __test_metadata *_metadata, FIXTURE_DATA(snapshot) *self,
+			   struct trigger_reply *r)
+{
+	struct nl_answer ans;
+
+	memset(r, 0, sizeof(*r));
+	r->family = self->fam.id;
+	ASSERT_EQ(0, genl_call(&self->sk, self->fam.id, EDGEDMA_CMD_GET_STATS, 0,
+			       trigger_reply_fn, r, &ans));
+	ASSERT_EQ(0, ans.error);
+}
+
+/* POLICY_SET of edu's snapshot triggers and findings. */
+static void snapshot_policy(struct __test_metadata *_metadata, FIXTURE_DATA(snapshot) *self,
+			    __u32 triggers, __u32 findings)
+{
+	struct nl_answer ans;
+	struct nl_msg m;
+
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_POLICY_SET, 1);
+	ASSERT_LE(0, nl_put_str(&m, EDGEDMA_A_POLICY_DEVICE, edu_dev));
+	ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS, triggers));
+	ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS, findings));
+	ASSERT_EQ(0, nl_transact(&self->sk, &m, NULL, NULL, &ans));
+	ASSERT_EQ(0, ans.error) TH_LOG("POLICY_SET: %s",
+				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+}
+
+static void snapshot_policy_del(FIXTURE_DATA(snapshot) *self)
+{
+	struct nl_answer ans;
+	struct nl_msg m;
+
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_POLICY_DEL, 1);
+	nl_put_str(&m, EDGEDMA_A_POLICY_DEVICE, edu_dev);
+	nl_transact(&self->sk, &m, NULL, NULL, &ans);
+}
+
+static unsigned int list_snapshots(struct __test_metadata *_metadata,
+				   FIXTURE_DATA(snapshot) *self, struct snapshot *list,
+				   unsigned int max);
+
+/*
+ * With the device's policy asking for snapshots at unmap-mismatch
+ * findings, the test driver's unmap-mismatch makes one: trigger finding,
+ * the finding's seq, about its address. With the finding trigger off in
+ * the policy, the same finding makes none and the refusal is counted; a
+ * request still snapshots the device.
+ */
+TEST_F(snapshot, finding_snapshot_by_policy)
+{
+	static struct snapshot list[64];
+	static char rec[EDU_RECORD_SIZE + 1];
+	const __u32 kind = EDGEDMA_FINDING_UNMAP_MISMATCH;
+	const __u32 finding = EDGEDMA_SNAPSHOT_TRIGGER_FINDING;
+	struct trigger_reply before, after;
+	__u64 newest, findings;
+	unsigned int n;
+
+	/* Every occurrence a finding: the site may be known from earlier tests. */
+	ASSERT_EQ(0, write_file(FOLD_PARAM, "N"));
+	snapshot_policy(_metadata, self, (1u << finding) - 1, 1u << (kind - 1));
+	trigger_counts(_metadata, self, &before);
+	usleep(1100 * 1000);	/* a fresh second of snapshot_rate */
+	run_mode(_metadata, "unmap-mismatch", rec, sizeof(rec));
+	findings = stat(_metadata, self, EDGEDMA_A_STATS_FINDINGS);
+	trigger_counts(_metadata, self, &after);
+	EXPECT_LT(before.fired[finding], after.fired[finding]);
+	EXPECT_EQ(before.taken[finding] + 1, after.taken[finding])
+		TH_LOG("the finding took %llu snapshots, not 1",
+		       (unsigned long long)(after.taken[finding] - before.taken[finding]));
+	n = list_snapshots(_metadata, self, list, 64);
+	ASSERT_LT(0U, n);
+	newest = list[n - 1].seq;
+	log_snapshot(_metadata, &list[n - 1]);
+	EXPECT_EQ(finding, list[n - 1].trigger);
+	EXPECT_STREQ(edu_dev, list[n - 1].device);
+
+	snapshot_policy(_metadata, self, (1u << (finding - 1)) - 1, 1u << (kind - 1));
+	trigger_counts(_metadata, self, &before);
+	usleep(1100 * 1000);
+	run_mode(_metadata, "unmap-mismatch", rec, sizeof(rec));
+	trigger_counts(_metadata, self, &after);
+	EXPECT_LT(findings, stat(_metadata, self, EDGEDMA_A_STATS_FINDINGS));
+	EXPECT_EQ(before.taken[finding], after.taken[finding])
+		TH_LOG("a trigger the policy turned off took a snapshot");
+	EXPECT_LT(before.off[finding], after.off[finding]) TH_LOG("the refusal is not counted");
+	n = list_snapshots(_metadata, self, list, 64);
+	ASSERT_LT(0U, n);
+	EXPECT_EQ(newest, list[n - 1].seq);
+
+	snapshot_policy(_metadata, self, 0, 0);
+	EXPECT_LT(newest, take_ok(_metadata, self, edu_dev, 0))
+		TH_LOG("a request was refused by a policy with every trigger off");
+	snapshot_policy_del(self);
+	EXPECT_EQ(0, write_file(FOLD_PARAM, "Y"));
+}
+
+/* ---- controller error handlers ----------------------------------------------- */
+
+#define EDU_ERROR_FN	"edu_controller_error"
+
+/* ERROR_HOOK_SET or _DEL of @symbol for @dev (NULL: left out). */
+static void error_hook(FIXTURE_DATA(snapshot) *self, __u8 cmd, const char *symbol,
+		       const char *dev, struct nl_answer *ans)
+{
+	struct nl_msg m;
+
+	genl_msg_init(&m, self->fam.id, 0, cmd, 1);
+	if (symbol)
+		nl_put_str(&m, EDGEDMA_A_ERROR_HOOK_SYMBOL, symbol);
+	if (dev)
+		nl_put_str(&m, EDGEDMA_A_ERROR_HOOK_DEVICE, dev);
+	nl_transact(&self->sk, &m, NULL, NULL, ans);
+}
+
+struct hook_reply {
+	__u16 family;
+	unsigned int n;
+	char symbol[128], device[64];
+	__u64 hits;
+};
+
+static int hook_reply_fn(const struct nlmsghdr *nlh, void *arg)
+{
+	struct hook_reply *r = arg;
+	const struct nlattr *tb[EDGEDMA_A_ERROR_HOOK_MAX + 1];
+	const void *attrs;
+	size_t len;
+
+	if (nlh->nlmsg_type != r->family)
+		return 0;
+	attrs = genl_attrs(nlh, 0, &len);
+	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_ERROR_HOOK_MAX))
+		return -EBADMSG;
+	r->n++;
+	copy_attr_str(tb[EDGEDMA_A_ERROR_HOOK_SYMBOL], r->symbol, sizeof(r->symbol));
+	copy_attr_str(tb[EDGEDMA_A_ERROR_HOOK_DEVICE], r->device, sizeof(r->device));
+	nl_attr_u64(tb[EDGEDMA_A_ERROR_HOOK_HITS], &r->hits);
+	return 0;
+}
+
+/*
+ * An error hook on the test driver's edu_controller_error(): each entry
+ * snapshots edu, trigger controller-error with the function's name; the
+ * dump lists the hook with its hits; once removed, entering it takes
+ * nothing. A function that does not exist and a device that does not are
+ * refused with a message.
+ */
+TEST_F(snapshot, controller_error_handler_snapshots)
+{
+	static struct snapshot list[64], s;
+	static char rec[EDU_RECORD_SIZE + 1];
+	const __u32 kind = EDGEDMA_SNAPSHOT_TRIGGER_CONTROLLER_ERROR;
+	struct hook_reply hr = { .family = self->fam.id };
+	struct trigger_reply before, after;
+	struct nl_answer ans;
+	unsigned int n;
+	__u64 newest;
+
+	error_hook(self, EDGEDMA_CMD_ERROR_HOOK_SET, EDU_ERROR_FN, edu_dev, &ans);
+	ASSERT_EQ(0, ans.error) TH_LOG("ERROR_HOOK_SET: %s",
+				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	error_hook(self, EDGEDMA_CMD_ERROR_HOOK_SET, EDU_ERROR_FN, edu_dev, &ans);
+	EXPECT_EQ(-EEXIST, ans.error) TH_LOG("the same hook set twice");
+	trigger_counts(_metadata, self, &before);
+	usleep(1100 * 1000);	/* a fresh second of snapshot_rate */
+	run_mode(_metadata, "controller-error", rec, sizeof(rec));
+	trigger_counts(_metadata, self, &after);
+	EXPECT_EQ(before.fired[kind] + 1, after.fired[kind]);
+	EXPECT_EQ(before.taken[kind] + 1, after.taken[kind]);
+	n = list_snapshots(_metadata, self, list, 64);
+	ASSERT_LT(0U, n);
+	newest = list[n - 1].seq;
+	get_ok(_metadata, self, newest, &s);
+	log_snapshot(_metadata, &s);
+	EXPECT_EQ(kind, s.trigger);
+	EXPECT_STREQ(EDU_ERROR_FN, s.symbol);
+	EXPECT_STREQ(edu_dev, s.device);
+	EXPECT_EQ(0, genl_call(&self->sk, self->fam.id, EDGEDMA_CMD_ERROR_HOOK_GET, NLM_F_DUMP,
+			       hook_reply_fn, &hr, &ans));
+	EXPECT_EQ(0, ans.error);
+	EXPECT_EQ(1U, hr.n);
+	EXPECT_STREQ(EDU_ERROR_FN, hr.symbol);
+	EXPECT_STREQ(edu_dev, hr.device);
+	EXPECT_EQ(1U, hr.hits);
+
+	error_hook(self, EDGEDMA_CMD_ERROR_HOOK_DEL, EDU_ERROR_FN, NULL, &ans);
+	EXPECT_EQ(0, ans.error);
+	usleep(1100 * 1000);
+	run_mode(_metadata, "controller-error", rec, sizeof(rec));
+	n = list_snapshots(_metadata, self, list, 64);
+	ASSERT_LT(0U, n);
+	EXPECT_EQ(newest, list[n - 1].seq) TH_LOG("a removed hook still snapshots");
+	error_hook(self, EDGEDMA_CMD_ERROR_HOOK_DEL, EDU_ERROR_FN, NULL, &ans);
+	EXPECT_EQ(-ENOENT, ans.error);
+	EXPECT_TRUE(ans.has_msg);
+
+	error_hook(self, EDGEDMA_CMD_ERROR_HOOK_SET, "edgedma_no_such_function", edu_dev, &ans);
+	EXPECT_NE(0, ans.error) TH_LOG("a function that does not exist was hooked");
+	EXPECT_TRUE(ans.has_msg);
+	TH_LOG("no such function: %s", ans.msg);
+	error_hook(self, EDGEDMA_CMD_ERROR_HOOK_SET, EDU_ERROR_FN, "0000:ff:1f.7", &ans);
+	EXPECT_EQ(-ENODEV, ans.error);
+	EXPECT_TRUE(ans.has_msg);
+	error_hook(self, EDGEDMA_CMD_ERROR_HOOK_SET, EDU_ERROR_FN, NULL, &ans);
+	EXPECT_EQ(-EINVAL, ans.error);
+	EXPECT_TRUE(ans.has_msg);
 }
 
 /* The stored snapshots' headers, oldest first; returns how many. */

@@ -105,7 +105,9 @@
  *             ADDR_ALIGN, LEN_ALIGN (u32, powers of two, 1 = no
  *             requirement), COHERENCY (u32, enum edgedma_coherency),
  *             CHECKS (u32, bit (kind - 1) per enum edgedma_finding_kind:
- *             the checks that run). Fields left out keep their value.
+ *             the checks that run), SNAPSHOT_TRIGGERS and
+ *             SNAPSHOT_FINDINGS (which triggers and which findings take
+ *             snapshots of the device). Fields left out keep their value.
  *             A device policy wins over a driver policy.
  *
  * EDGEDMA_CMD_POLICY_GET (do and dump, CAP_SYS_ADMIN)
@@ -189,6 +191,22 @@
  *
  * EDGEDMA_CMD_PROFILE_DEL (do, CAP_SYS_ADMIN)
  *   request:  EDGEDMA_A_PROFILE_NAME
+ *
+ * EDGEDMA_CMD_ERROR_HOOK_SET (do, CAP_SYS_ADMIN)
+ *   request:  EDGEDMA_A_ERROR_HOOK_SYMBOL (a kernel function: a DMA
+ *             controller's error handler) and EDGEDMA_A_ERROR_HOOK_DEVICE
+ *             (the device it serves). Each entry into the function then
+ *             snapshots the device (trigger controller-error, the symbol in
+ *             TRIGGER_SYMBOL), in its context. Up to 8 hooks; -ENOENT with
+ *             a message when the function cannot be probed, -ENODEV when
+ *             there is no such device. A deleted device's hooks go.
+ *
+ * EDGEDMA_CMD_ERROR_HOOK_GET (dump, CAP_SYS_ADMIN)
+ *   reply:    one message per hook: SYMBOL, DEVICE, HITS (u64, entries)
+ *
+ * EDGEDMA_CMD_ERROR_HOOK_DEL (do, CAP_SYS_ADMIN)
+ *   request:  EDGEDMA_A_ERROR_HOOK_SYMBOL, [EDGEDMA_A_ERROR_HOOK_DEVICE]
+ *             (without it, every hook on the function)
  *
  * A snapshot record is one stream of EDGEDMA_A_SNAPSHOT_* attributes that
  * every carrier holds unchanged (netlink, devcoredump, the crash region,
@@ -472,9 +490,23 @@ enum {
 	EDGEDMA_A_STATS_SNAPSHOT_CAPTURE_MAX_NS, /* the longest a snapshot took to
 					 * write, ns */
 	EDGEDMA_A_STATS_SNAPSHOT_DEVCOREDUMPS, /* snapshots handed to devcoredump */
+	EDGEDMA_A_STATS_TRIGGER,	/* nested EDGEDMA_A_TRIGGER_COUNT_*, one
+					 * per enum edgedma_snapshot_trigger */
 
 	__EDGEDMA_A_STATS_MAX,
 	EDGEDMA_A_STATS_MAX = (__EDGEDMA_A_STATS_MAX - 1)
+};
+
+/* What one kind of trigger did (EDGEDMA_A_STATS_TRIGGER). */
+enum {
+	EDGEDMA_A_TRIGGER_COUNT_PAD = 1,
+	EDGEDMA_A_TRIGGER_COUNT_KIND,	/* u32, enum edgedma_snapshot_trigger */
+	EDGEDMA_A_TRIGGER_COUNT_FIRED,	/* u64, times it fired for a device */
+	EDGEDMA_A_TRIGGER_COUNT_TAKEN,	/* u64, snapshots it stored */
+	EDGEDMA_A_TRIGGER_COUNT_OFF,	/* u64, times the device's policy had it off */
+
+	__EDGEDMA_A_TRIGGER_COUNT_MAX,
+	EDGEDMA_A_TRIGGER_COUNT_MAX = (__EDGEDMA_A_TRIGGER_COUNT_MAX - 1)
 };
 
 enum {
@@ -552,6 +584,13 @@ enum {
 	EDGEDMA_A_POLICY_SEG_BOUNDARY,	/* u64, reply */
 	EDGEDMA_A_POLICY_MAX_SEG_SIZE,	/* u32, reply */
 	EDGEDMA_A_POLICY_CACHE_LINE,	/* u32, reply */
+	EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS, /* u32, bit (trigger - 1) per enum
+					 * edgedma_snapshot_trigger: the triggers
+					 * that snapshot the device (default all;
+					 * a request is never refused) */
+	EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS, /* u32, bit (kind - 1): findings of
+					 * these kinds snapshot the device
+					 * (default none) */
 
 	__EDGEDMA_A_POLICY_MAX,
 	EDGEDMA_A_POLICY_MAX = (__EDGEDMA_A_POLICY_MAX - 1)
@@ -863,6 +902,17 @@ enum {
 	EDGEDMA_A_BUFFER_MAX = (__EDGEDMA_A_BUFFER_MAX - 1)
 };
 
+/* A controller error handler that snapshots its device (ERROR_HOOK_*). */
+enum {
+	EDGEDMA_A_ERROR_HOOK_PAD = 1,
+	EDGEDMA_A_ERROR_HOOK_SYMBOL,	/* string, the function */
+	EDGEDMA_A_ERROR_HOOK_DEVICE,	/* string, dev_name() of its device */
+	EDGEDMA_A_ERROR_HOOK_HITS,	/* u64, dump: times it was entered */
+
+	__EDGEDMA_A_ERROR_HOOK_MAX,
+	EDGEDMA_A_ERROR_HOOK_MAX = (__EDGEDMA_A_ERROR_HOOK_MAX - 1)
+};
+
 enum {
 	EDGEDMA_CMD_GET_INFO = 1,
 	EDGEDMA_CMD_GET_STATS,
@@ -882,6 +932,9 @@ enum {
 	EDGEDMA_CMD_PROFILE_SET,
 	EDGEDMA_CMD_PROFILE_GET,
 	EDGEDMA_CMD_PROFILE_DEL,
+	EDGEDMA_CMD_ERROR_HOOK_SET,
+	EDGEDMA_CMD_ERROR_HOOK_GET,
+	EDGEDMA_CMD_ERROR_HOOK_DEL,
 
 	__EDGEDMA_CMD_MAX,
 	EDGEDMA_CMD_MAX = (__EDGEDMA_CMD_MAX - 1)
