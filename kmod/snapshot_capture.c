@@ -462,6 +462,7 @@ int edgedma_snapshot_take(struct device *dev,
 			       init_utsname()->release);
 	edgedma_record_put_u32(&r, EDGEDMA_A_SNAPSHOT_HOOK_MODE,
 			       edgedma_hook_mode_active());
+	edgedma_record_put_u32(&r, EDGEDMA_A_SNAPSHOT_PAGE_SIZE, PAGE_SIZE);
 	/*
 	 * The controller's registers and descriptor chains first: what the
 	 * device was told to do.

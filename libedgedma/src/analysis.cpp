@@ -337,6 +337,13 @@ private:
 			map_event_losses_.push_back(loss);
 	}
 
+	void add_other(const Snapshot &snapshot)
+	{
+		snapshots_total_++;
+		if (snapshots_.size() < options_.snapshots_kept)
+			snapshots_.push_back(snapshot);
+	}
+
 	void add_other(const Info &info) { info_ = info; }
 
 	void add_other(const StatsSnapshot &snapshot)
@@ -498,6 +505,8 @@ private:
 	std::uint64_t map_events_lost_ = 0;
 	std::vector<Loss> losses_;
 	std::vector<MapEventLoss> map_event_losses_;
+	std::vector<Snapshot> snapshots_;
+	std::uint64_t snapshots_total_ = 0;
 	std::string kallsyms_;
 	std::optional<RecordingEnd> end_;
 };
@@ -589,6 +598,9 @@ Summary Analyzer::Impl::summary() const
 		apply_repeats(finding, repeats_said_);
 	summary.losses = losses_;
 	summary.map_event_losses = map_event_losses_;
+	summary.snapshots = snapshots_;
+	std::ranges::sort(summary.snapshots, {}, [](const Snapshot &s) { return s.header.seq; });
+	summary.snapshots_total = snapshots_total_;
 	summary.kallsyms = kallsyms_;
 	return summary;
 }

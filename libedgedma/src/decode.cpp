@@ -262,9 +262,10 @@ struct SnapshotBody {
 	std::optional<std::uint32_t> coherent;
 	std::optional<std::string> profile;
 	std::optional<std::uint64_t> capture_ns;
+	std::optional<std::uint32_t> page_size;
 };
 
-const std::array<AttributeRule<SnapshotBody>, 9> snapshot_body_rules{{
+const std::array<AttributeRule<SnapshotBody>, 10> snapshot_body_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_SNAPSHOT_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_KERNEL_RELEASE), &SnapshotBody::kernel_release,
 	 optional},
@@ -276,6 +277,7 @@ const std::array<AttributeRule<SnapshotBody>, 9> snapshot_body_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_COHERENT), &SnapshotBody::coherent, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_PROFILE), &SnapshotBody::profile, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_CAPTURE_NS), &SnapshotBody::capture_ns, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_PAGE_SIZE), &SnapshotBody::page_size, optional},
 }};
 
 // A mapping nested in a snapshot (EDGEDMA_A_SNAPSHOT_MAPPING): the mapping
@@ -709,6 +711,10 @@ Snapshot decode_snapshot(AttributeStream record, std::string_view context)
 	snapshot.coherent = flag_of(body.coherent);
 	snapshot.profile = std::move(body.profile);
 	snapshot.capture_ns = body.capture_ns;
+	if (body.page_size && (*body.page_size == 0 || (*body.page_size & (*body.page_size - 1))))
+		throw malformed(context, "EDGEDMA_A_SNAPSHOT_PAGE_SIZE " +
+					 std::to_string(*body.page_size) + " is not a power of two");
+	snapshot.page_size = body.page_size;
 
 	for_each_attribute(context, record, [&](const nlattr &attribute) {
 		switch (nla_type(&attribute)) {

@@ -21,6 +21,7 @@ namespace {
 constexpr std::string_view context = "event stream";
 constexpr std::string_view notification = "FINDING notification";
 constexpr std::string_view repeats_notification = "FINDING_REPEATS notification";
+constexpr std::string_view snapshot_notification = "SNAPSHOT notification";
 
 } // namespace
 
@@ -74,6 +75,10 @@ void FindingReceiver::parse(std::span<const std::byte> datagram)
 				repeats_.push_back(decode_finding_repeats(
 					genl_attributes(message, repeats_notification),
 					repeats_notification));
+			else if (command == EDGEDMA_CMD_SNAPSHOT)
+				snapshots_.push_back(decode_snapshot_header(
+					genl_attributes(message, snapshot_notification),
+					snapshot_notification));
 			// Other commands: notifications of a newer module.
 		} else if (message.nlmsg_type == GENL_ID_CTRL) {
 			if (says_family_removed(message, setup_.family_id))
@@ -127,6 +132,10 @@ std::vector<StreamEvent> FindingReceiver::poll(std::optional<std::chrono::nanose
 	for (FindingRepeats &repeats : repeats_)
 		sequencer_.repeated(std::move(repeats), events);
 	repeats_.clear();
+	std::ranges::stable_sort(snapshots_, {}, &SnapshotHeader::seq);
+	for (SnapshotHeader &snapshot : snapshots_)
+		sequencer_.snapshot_announced(std::move(snapshot), events);
+	snapshots_.clear();
 
 	if (family_gone_ && events.empty())
 		throw Error(std::string(context), "the edgedma module was unloaded");

@@ -59,6 +59,7 @@ private:
 	// What one wait brought.
 	std::vector<Finding> notified_;
 	std::vector<FindingRepeats> repeats_;
+	std::vector<SnapshotHeader> snapshots_;
 	bool overflowed_ = false;
 	bool family_gone_ = false;
 };

@@ -139,6 +139,13 @@ struct Encoder {
 		encode_finding_repeats(repeats, out);
 		return RecordType::finding_repeats;
 	}
+	RecordType operator()(const Snapshot &snapshot) const
+	{
+		// The module's bytes, never re-encoded: the same record the
+		// crash region and devcoredump carry.
+		out.insert(out.end(), snapshot.record.begin(), snapshot.record.end());
+		return RecordType::snapshot;
+	}
 };
 
 } // namespace
@@ -164,6 +171,7 @@ std::string_view record_type_name(std::uint16_t type)
 	case RecordType::symbols: return "SYMBOLS";
 	case RecordType::end: return "END";
 	case RecordType::finding_repeats: return "FINDING_REPEATS";
+	case RecordType::snapshot: return "SNAPSHOT";
 	}
 	return "unknown";
 }
@@ -208,6 +216,8 @@ std::optional<Record> decode_record(std::uint16_t type, std::span<const std::byt
 		return decode_set(context, payload, end_rules);
 	case RecordType::finding_repeats:
 		return decode_finding_repeats(payload, context);
+	case RecordType::snapshot:
+		return decode_snapshot(payload, context);
 	}
 	return std::nullopt;
 }

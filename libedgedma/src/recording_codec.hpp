@@ -31,6 +31,7 @@ enum class RecordType : std::uint16_t {
 	symbols = 11,
 	end = 12,
 	finding_repeats = 13,
+	snapshot = 14,
 };
 
 // The record's type, its payload appended to out.

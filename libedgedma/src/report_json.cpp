@@ -50,6 +50,70 @@ Json caller_address_json(std::uint64_t address)
 	return hex(address);
 }
 
+// One snapshot recorded: its header, where its address was (the verdict
+// snapshot_address_owner() gives, with the mapping or unmap), and the
+// sizes of its parts; `edgedma snapshot show` of a live module holds the
+// rest.
+Json snapshot_report_json(const Snapshot &snapshot, const Symbolizer &symbols)
+{
+	const SnapshotHeader &header = snapshot.header;
+	const SnapshotAddressOwner owner = snapshot_address_owner(snapshot);
+	Json address = nullptr;
+	switch (owner.kind) {
+	case SnapshotAddressOwner::Kind::no_address:
+		break;
+	case SnapshotAddressOwner::Kind::live:
+		address = {
+			{"where", "live"},
+			{"dma_addr", hex(owner.mapping->dma_addr)},
+			{"size", owner.mapping->size},
+			{"mapped_ns_before", header.time_ns - std::min(header.time_ns,
+								      owner.mapping->time_ns)},
+			{"caller", caller_json(owner.mapping->caller, owner.mapping->caller_name,
+					       symbols)},
+		};
+		break;
+	case SnapshotAddressOwner::Kind::unmapped:
+		address = {
+			{"where", "unmapped"},
+			{"dma_addr", hex(owner.unmap->dma_addr)},
+			{"size", owner.unmap->size},
+			{"unmapped_ns_before", header.time_ns - std::min(header.time_ns,
+									owner.unmap->unmap_time_ns)},
+			{"map_caller", caller_json(owner.unmap->map_caller,
+						   owner.unmap->map_caller_name, symbols)},
+			{"unmap_caller", caller_json(owner.unmap->unmap_caller,
+						     owner.unmap->unmap_caller_name, symbols)},
+		};
+		break;
+	case SnapshotAddressOwner::Kind::nowhere:
+		address = {{"where", "nowhere"}};
+		break;
+	}
+	return {
+		{"seq", header.seq},
+		{"time_ns", header.time_ns},
+		{"real_time_ns", header.real_time_ns},
+		{"trigger", snapshot_trigger_label(header.trigger)},
+		{"trigger_addr", hex_or_null(header.trigger_addr)},
+		{"trigger_access",
+		 header.trigger_access ? Json(access_label(*header.trigger_access)) : Json(nullptr)},
+		{"trigger_reason", or_null(header.trigger_reason)},
+		{"trigger_symbol", or_null(header.trigger_symbol)},
+		{"finding_seq", or_null(header.finding_seq)},
+		{"device", header.device},
+		{"driver", header.driver},
+		{"address", std::move(address)},
+		{"profile", or_null(snapshot.profile)},
+		{"registers", snapshot.registers.size()},
+		{"mappings", snapshot.mappings.size()},
+		{"unmaps", snapshot.unmaps.size()},
+		{"pages", snapshot.pages.size()},
+		{"record_size", header.record_size},
+		{"truncated", snapshot.truncated},
+	};
+}
+
 Json info_json(const Info &info)
 {
 	return {
@@ -260,6 +324,9 @@ Json summary_json(const Summary &summary, const Symbolizer &symbols)
 	Json overrides = Json::array();
 	for (const Policy &policy : summary.policy_overrides)
 		overrides.push_back(policy_json(policy));
+	Json snapshots = Json::array();
+	for (const Snapshot &snapshot : summary.snapshots)
+		snapshots.push_back(snapshot_report_json(snapshot, symbols));
 
 	Json recorded = nullptr;
 	if (summary.recorded_unix_ns != 0)
@@ -290,6 +357,8 @@ Json summary_json(const Summary &summary, const Symbolizer &symbols)
 			 {"findings_kept", summary.findings.size()},
 		 }},
 		{"losses", losses_json(summary)},
+		{"snapshots", std::move(snapshots)},
+		{"snapshots_total", summary.snapshots_total},
 		{"groups", std::move(groups)},
 		{"devices", std::move(devices)},
 		{"findings", std::move(findings)},

@@ -20,6 +20,7 @@ using detail::byte_size;
 using detail::caller_text;
 using detail::counted;
 using detail::duration;
+using detail::hex;
 
 // Devices named in a group's heading line; the rest are counted.
 constexpr std::size_t devices_named = 6;
@@ -152,6 +153,61 @@ void write_losses(std::ostringstream &out, const Summary &summary)
 		       "everything above is what it holds\n";
 }
 
+void write_snapshots(std::ostringstream &out, const Summary &summary,
+		     const Symbolizer &symbols)
+{
+	if (summary.snapshots_total == 0)
+		return;
+	out << "\nSnapshots: " << summary.snapshots_total << '\n';
+	for (const Snapshot &snapshot : summary.snapshots) {
+		const SnapshotHeader &header = snapshot.header;
+		out << "  snapshot " << header.seq << ": " << snapshot_trigger_label(header.trigger)
+		    << " on " << header.device << " (" << driver_name(header.driver) << ")";
+		if (header.trigger_addr) {
+			out << " at " << hex(*header.trigger_addr);
+			if (header.trigger_access)
+				out << " (" << access_label(*header.trigger_access) << ")";
+		}
+		if (header.trigger_symbol)
+			out << " in " << *header.trigger_symbol;
+		if (header.finding_seq)
+			out << " for finding " << *header.finding_seq;
+		out << '\n';
+		const SnapshotAddressOwner owner = snapshot_address_owner(snapshot);
+		switch (owner.kind) {
+		case SnapshotAddressOwner::Kind::no_address:
+			break;
+		case SnapshotAddressOwner::Kind::live:
+			out << "    in a live mapping " << hex(owner.mapping->dma_addr) << " of "
+			    << byte_size(owner.mapping->size) << ", mapped by "
+			    << caller_text(owner.mapping->caller, owner.mapping->caller_name,
+					   symbols)
+			    << '\n';
+			break;
+		case SnapshotAddressOwner::Kind::unmapped:
+			out << "    unmapped "
+			    << duration(header.time_ns - std::min(header.time_ns,
+								  owner.unmap->unmap_time_ns))
+			    << " before: " << hex(owner.unmap->dma_addr) << " of "
+			    << byte_size(owner.unmap->size) << ", unmapped by "
+			    << caller_text(owner.unmap->unmap_caller,
+					   owner.unmap->unmap_caller_name, symbols)
+			    << '\n';
+			break;
+		case SnapshotAddressOwner::Kind::nowhere:
+			out << "    in no live mapping or recent unmap of the device\n";
+			break;
+		}
+		out << "    " << snapshot.registers.size() << " registers, "
+		    << snapshot.mappings.size() << " live mappings, " << snapshot.unmaps.size()
+		    << " recent unmaps, " << header.record_size << " bytes"
+		    << (snapshot.truncated ? ", truncated" : "") << '\n';
+	}
+	if (summary.snapshots_total > summary.snapshots.size())
+		out << "  ... and " << summary.snapshots_total - summary.snapshots.size()
+		    << " more\n";
+}
+
 void write_devices(std::ostringstream &out, const Summary &summary)
 {
 	if (summary.devices.empty()) {
@@ -199,6 +255,7 @@ std::string render_report_text(const Summary &summary, const Symbolizer &symbols
 	write_heading(out, summary);
 	write_findings(out, summary, symbols);
 	write_losses(out, summary);
+	write_snapshots(out, summary, symbols);
 	write_devices(out, summary);
 	return out.str();
 }

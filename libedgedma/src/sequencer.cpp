@@ -86,6 +86,12 @@ void FindingSequencer::catch_up(std::vector<StreamEvent> &out)
 	recover(std::nullopt, Loss::Cause::gap, out);
 }
 
+void FindingSequencer::snapshot_announced(SnapshotHeader snapshot, std::vector<StreamEvent> &out)
+{
+	counters_.snapshots++;
+	out.emplace_back(std::move(snapshot));
+}
+
 void FindingSequencer::repeated(FindingRepeats repeats, std::vector<StreamEvent> &out)
 {
 	counters_.repeats++;

@@ -38,6 +38,8 @@ public:
 	// names an earlier finding's seq and moves nothing of the sequence: no
 	// gap, loss or duplicate is judged by it.
 	void repeated(FindingRepeats repeats, std::vector<StreamEvent> &out);
+	// A SNAPSHOT notification: counted and delivered as it is.
+	void snapshot_announced(SnapshotHeader snapshot, std::vector<StreamEvent> &out);
 
 	// One log read serves every gap of a batch of notifications; the next
 	// batch reads afresh.

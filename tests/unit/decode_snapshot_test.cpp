@@ -904,4 +904,47 @@ TEST(DecodeSnapshotTaken, RequiresTheSeq)
 }
 
 } // namespace
+// Where the snapshot's address was: the first mapping when it holds it,
+// else the first unmap when it lies in the address's page (the module
+// lists the latest unmap in that page first), else nowhere.
+TEST(SnapshotAddressOwner, LiveUnmappedInThePageOrNowhere)
+{
+	Snapshot snapshot = sample_snapshot_with_views();
+	SnapshotAddressOwner owner = snapshot_address_owner(snapshot);
+	ASSERT_EQ(owner.kind, SnapshotAddressOwner::Kind::live);
+	EXPECT_EQ(owner.mapping, &snapshot.mappings.front());
+
+	// A use after unmap: no live mapping; VT-d reports the page alone, the
+	// unmap was of 256 bytes further in it.
+	snapshot.mappings.clear();
+	snapshot.header.trigger_addr = 0xfffff000;
+	snapshot.unmaps.front().dma_addr = 0xfffff800;
+	snapshot.unmaps.front().size = 256;
+	owner = snapshot_address_owner(snapshot);
+	ASSERT_EQ(owner.kind, SnapshotAddressOwner::Kind::unmapped);
+	EXPECT_EQ(owner.unmap, &snapshot.unmaps.front());
+
+	// In the next page: the record holds nothing about the address.
+	snapshot.unmaps.front().dma_addr = 0x1'0000'0000;
+	EXPECT_EQ(snapshot_address_owner(snapshot).kind, SnapshotAddressOwner::Kind::nowhere);
+	// Unless pages are larger (a 16K-page kernel says so).
+	snapshot.page_size = 16384;
+	snapshot.header.trigger_addr = 0xffffc000;
+	EXPECT_EQ(snapshot_address_owner(snapshot).kind, SnapshotAddressOwner::Kind::nowhere);
+	snapshot.unmaps.front().dma_addr = 0xffffe000;
+	EXPECT_EQ(snapshot_address_owner(snapshot).kind, SnapshotAddressOwner::Kind::unmapped);
+
+	snapshot.header.trigger_addr.reset();
+	EXPECT_EQ(snapshot_address_owner(snapshot).kind, SnapshotAddressOwner::Kind::no_address);
+}
+
+TEST(DecodeSnapshot, PageSizeMustBeAPowerOfTwo)
+{
+	Snapshot snapshot = sample_snapshot();
+	snapshot.page_size = 12288;
+	EXPECT_THROW(decode_snapshot(stream_of(record_of(snapshot).bytes()), "test"), Error);
+	snapshot.page_size = 16384;
+	EXPECT_EQ(decode_snapshot(stream_of(record_of(snapshot).bytes()), "test").page_size, 16384u);
+}
+
 } // namespace edgedma::test

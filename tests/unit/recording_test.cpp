@@ -15,6 +15,7 @@
 
 #include "decode.hpp"
 #include "record_messages.hpp"
+#include "snapshot_records.hpp"
 
 namespace edgedma::test {
 namespace {
@@ -73,6 +74,7 @@ std::vector<Record> every_kind_of_record()
 		StatsSnapshot{StatsSnapshot::When::end, stats},
 		DevicePolicy{device_policy},
 		SymbolTable{"ffffffffc0a01000 t edu_map\t[edgedma_test_edu]\n"},
+		sample_snapshot_with_views(),
 		RecordingEnd{1'000'000'000, 1, 3, 1, 3, 2},
 	};
 }
@@ -122,6 +124,21 @@ TEST(Recording, EveryRecordKindRoundTrips)
 	EXPECT_TRUE(reader.complete());
 	EXPECT_EQ(reader.skipped(), 0u);
 	EXPECT_EQ(reader.offset(), bytes.size());
+}
+
+// A SNAPSHOT record carries the module's record bytes unchanged: the same
+// bytes as SNAPSHOT_GET, devcoredump and the crash region.
+TEST(Recording, SnapshotRecordIsTheModulesBytes)
+{
+	const Snapshot snapshot = sample_snapshot_with_views();
+	auto bytes = encode_recording({}, std::vector<Record>{snapshot});
+	ASSERT_GE(bytes.size(), first_record + 8 + snapshot.record.size());
+	std::uint16_t type;
+	std::memcpy(&type, bytes.data() + first_record, sizeof type);
+	EXPECT_EQ(type, 14u);
+	EXPECT_EQ(payload_length(bytes, first_record), snapshot.record.size());
+	EXPECT_TRUE(std::equal(snapshot.record.begin(), snapshot.record.end(),
+			       bytes.begin() + first_record + 8));
 }
 
 TEST(Recording, WriterAndFileReaderAgree)

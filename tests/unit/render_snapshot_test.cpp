@@ -14,6 +14,7 @@
 namespace edgedma::test {
 namespace {
 
+using cli::snapshot_announcement_text;
 using cli::snapshot_header_json;
 using cli::snapshot_json;
 using cli::snapshot_list_text;
@@ -234,7 +235,8 @@ TEST(SnapshotText, ShowsTheRecentUnmapsWithWhenAndByWhom)
 				   "      mapped   3.000 s before by edu_alloc+0x80/0x100 "
 				   "[edgedma_test_edu]\n"
 				   "      unmapped 500.00 ms before by unknown\n"
-				   "  (* covered the snapshot's address 0xfffff040)\n"))
+				   "  (* covered the snapshot's address 0xfffff040, or was the "
+				   "latest unmap in its page)\n"))
 		<< text;
 }
 
@@ -374,4 +376,42 @@ TEST(SnapshotList, JsonHasEveryHeaderField)
 }
 
 } // namespace
+// `edgedma watch` of a SNAPSHOT notification: one line, with what the
+// trigger knew and the command that shows the record.
+TEST(SnapshotAnnouncement, OneLineWithTheCommandToShowIt)
+{
+	SnapshotHeader header = sample_snapshot().header;
+	header.trigger = EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT;
+	header.trigger_addr = 0xfff5000;
+	header.trigger_access = EDGEDMA_ACCESS_READ;
+	header.record_size = 4012;
+	EXPECT_EQ(snapshot_announcement_text(header),
+		  "snapshot 7 of 0000:00:04.0 (edgedma_test_edu): iommu-fault at 0xfff5000 "
+		  "(read), 4012 bytes: edgedma snapshot show 7\n");
+	header.trigger = EDGEDMA_SNAPSHOT_TRIGGER_CONTROLLER_ERROR;
+	header.trigger_addr.reset();
+	header.trigger_access.reset();
+	header.trigger_symbol = "pl330_irq_handler";
+	header.driver.clear();
+	EXPECT_EQ(snapshot_announcement_text(header),
+		  "snapshot 7 of 0000:00:04.0 (no driver): controller-error in "
+		  "pl330_irq_handler, 4012 bytes: edgedma snapshot show 7\n");
+}
+
+// VT-d reports the page of a fault alone: the latest unmap in that page is
+// the one that left it unmapped, though it does not hold the page's start.
+TEST(SnapshotSummary, NamesTheUnmapInTheFaultingPage)
+{
+	Snapshot snapshot = sample_snapshot();
+	snapshot.mappings.clear();
+	snapshot.skipped.clear();
+	snapshot.truncated = false;
+	snapshot.header.trigger_addr = 0xfffff000;
+	snapshot.unmaps.front().dma_addr = 0xfffff800;
+	snapshot.unmaps.front().size = 256;
+	EXPECT_EQ(snapshot_summary(snapshot),
+		  "snapshot 7 of 0000:00:04.0 (edgedma_test_edu): 0 live mappings, 2 recent "
+		  "unmaps; 0xfffff000 was unmapped 3.00 ms before (0xfffff800, in its page)\n");
+}
+
 } // namespace edgedma::test

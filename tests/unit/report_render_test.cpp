@@ -16,6 +16,7 @@
 #include <edgedma/report.hpp>
 
 #include "record_messages.hpp"
+#include "snapshot_records.hpp"
 
 namespace edgedma::test {
 namespace {
@@ -472,6 +473,45 @@ TEST(ReportHtml, EscapesTheSourceInTheTitle)
 	std::string html = render_report_html(analyzer.summary(), symbols);
 	EXPECT_TRUE(contains(html, "<title>edgedma report: &lt;b&gt;&amp;{{EDGEDMA_REPORT_DATA}}</title>"));
 	EXPECT_EQ(embedded_data(html)["source"], "<b>&{{EDGEDMA_REPORT_DATA}}");
+}
+
+// A recording with a snapshot of a use after unmap: the reports say where
+// its address was (unmapped, by whom) and what the record holds.
+Summary snapshot_summary()
+{
+	Analyzer analyzer;
+	analyzer.set_source("fault.edr");
+	Snapshot snapshot = sample_snapshot_with_views();
+	snapshot.mappings.clear();
+	snapshot.header.trigger = EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT;
+	snapshot.header.trigger_addr = 0xfffff200;
+	snapshot.header.trigger_access = EDGEDMA_ACCESS_READ;
+	analyzer.add(snapshot);
+	return analyzer.summary();
+}
+
+TEST(ReportText, ShowsEachSnapshotAndWhereItsAddressWas)
+{
+	const Summary summary = snapshot_summary();
+	ASSERT_EQ(summary.snapshots_total, 1u);
+	std::string text = render_report_text(summary, symbols);
+	EXPECT_TRUE(contains(text, "Snapshots: 1")) << text;
+	EXPECT_TRUE(contains(text, "snapshot 7: iommu-fault on 0000:00:04.0")) << text;
+	EXPECT_TRUE(contains(text, "at 0xfffff200 (read)")) << text;
+	EXPECT_TRUE(contains(text, "unmapped ")) << text;
+	EXPECT_TRUE(contains(text, "2 registers, 0 live mappings")) << text;
+}
+
+TEST(ReportJson, SnapshotsCarryTheirVerdict)
+{
+	auto json = nlohmann::json::parse(render_report_json(snapshot_summary(), symbols));
+	ASSERT_EQ(json["snapshots"].size(), 1u);
+	const auto &snapshot = json["snapshots"][0];
+	EXPECT_EQ(snapshot["trigger"], "iommu-fault");
+	EXPECT_EQ(snapshot["trigger_addr"], "0xfffff200");
+	EXPECT_EQ(snapshot["address"]["where"], "unmapped");
+	EXPECT_EQ(snapshot["address"]["dma_addr"], "0xfffff000");
+	EXPECT_EQ(json["snapshots_total"], 1);
 }
 
 } // namespace

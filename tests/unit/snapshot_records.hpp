@@ -288,6 +288,8 @@ inline RecordBuilder record_of(const Snapshot &snapshot)
 		record.string(EDGEDMA_A_SNAPSHOT_KERNEL_RELEASE, *snapshot.kernel_release);
 	if (snapshot.hook_mode)
 		record.u32(EDGEDMA_A_SNAPSHOT_HOOK_MODE, *snapshot.hook_mode);
+	if (snapshot.page_size)
+		record.u32(EDGEDMA_A_SNAPSHOT_PAGE_SIZE, *snapshot.page_size);
 	if (snapshot.profile)
 		record.string(EDGEDMA_A_SNAPSHOT_PROFILE, *snapshot.profile);
 	for (const Register &reg : snapshot.registers)
@@ -534,6 +536,7 @@ inline Snapshot sample_snapshot_with_views()
 		},
 	};
 	snapshot.capture_ns = 41'000;
+	snapshot.page_size = 4096;
 	snapshot.record = record_of(snapshot).bytes();
 	snapshot.header.record_size = static_cast<std::uint32_t>(snapshot.record.size());
 	return snapshot;

@@ -138,6 +138,27 @@ public:
 		writer_.write(repeats);
 	}
 
+	// A snapshot the module announced: its record read at once, while the
+	// module's store still holds it (snapshot_slots). One whose slot was
+	// reused first is counted and said at the end.
+	void snapshot(Client &client, const SnapshotHeader &header)
+	{
+		if (!wanted(header.device))
+			return;
+		try {
+			writer_.write(client.snapshot_get(header.seq));
+			devices_.insert(header.device);
+			snapshots_++;
+		} catch (const Error &error) {
+			snapshots_missed_.push_back(header.seq);
+			std::cerr << "edgedma: snapshot " << header.seq << " not recorded: "
+				  << error.what() << '\n';
+		}
+	}
+
+	std::uint64_t snapshots() const { return snapshots_; }
+	const std::vector<std::uint64_t> &snapshots_missed() const { return snapshots_missed_; }
+
 	void map_event(const MapStreamEvent &event)
 	{
 		if (const auto *loss = std::get_if<MapEventLoss>(&event)) {
@@ -184,6 +205,8 @@ private:
 	std::set<std::string> devices_;
 	SymbolCollector symbols_;
 	RecordingEnd end_;
+	std::uint64_t snapshots_ = 0;
+	std::vector<std::uint64_t> snapshots_missed_;
 };
 
 // "12.0 s, 48211 mapping events, 3 findings, 0 lost" on one line that
@@ -258,6 +281,8 @@ int record(const RecordOptions &options)
 				recorder.finding_loss(*loss);
 			else if (const auto *repeats = std::get_if<FindingRepeats>(&event))
 				recorder.finding_repeats(*repeats, *finding_options.from_seq);
+			else if (const auto *snapshot = std::get_if<SnapshotHeader>(&event))
+				recorder.snapshot(client, *snapshot);
 			else
 				recorder.finding(std::get<Finding>(event));
 		}
@@ -298,8 +323,8 @@ int record(const RecordOptions &options)
 	progress.clear();
 
 	const RecordingEnd &end = recorder.end();
-	std::cerr << "edgedma: recorded " << end.map_events << " mapping events and "
-		  << end.findings << " findings in "
+	std::cerr << "edgedma: recorded " << end.map_events << " mapping events, "
+		  << end.findings << " findings and " << recorder.snapshots() << " snapshots in "
 		  << std::chrono::duration<double>(duration).count()
 		  << " s to " << options.output << " (" << recorder.bytes_written() << " bytes)\n";
 	if (end.map_events_lost || end.findings_lost)
@@ -307,6 +332,10 @@ int record(const RecordOptions &options)
 			  << end.map_events_lost_in_kernel
 			  << " dropped by the module, the rest overflowed the socket) and "
 			  << end.findings_lost << " findings\n";
+	if (!recorder.snapshots_missed().empty())
+		std::cerr << "edgedma: " << recorder.snapshots_missed().size()
+			  << " snapshots announced were gone from the module's store before "
+			     "they could be read (snapshot_slots)\n";
 	return 0;
 }
 
@@ -326,6 +355,7 @@ Action setup_record(CLI::App &command)
 			 "Findings only: leave the module's mapping-event stream off");
 	command.footer("Records until --duration passes, SIGTERM or SIGINT (Ctrl-C), then "
 		       "writes the device policies, the kernel symbols of the callers involved "
+		       "(snapshots taken meanwhile are recorded whole as they are announced) "
 		       "and the counts, and says what was lost. The mapping-event stream is "
 		       "turned on for the recording and off again after. Read it with "
 		       "'edgedma replay' or 'edgedma report'. Needs CAP_SYS_ADMIN.");

@@ -390,8 +390,11 @@ std::string unmaps_text(const Snapshot &snapshot, const Symbolizer &symbols)
 	std::string text =
 		"recent unmaps: " + std::to_string(snapshot.unmaps.size()) + " listed\n";
 	bool marked = false;
+	// The latest unmap in the address's page: an IOMMU faults on pages.
+	const RecentUnmap *owner = snapshot_address_owner(snapshot).unmap;
 	for (const RecentUnmap &unmap : snapshot.unmaps) {
-		const bool covers_address = holds_trigger(header, unmap.dma_addr, unmap.size);
+		const bool covers_address =
+			&unmap == owner || holds_trigger(header, unmap.dma_addr, unmap.size);
 		marked |= covers_address;
 		text += std::string(covers_address ? "  * " : "    ") + hex(unmap.dma_addr) + "  " +
 			bytes(unmap.size) + "  " + direction_label(unmap.dir) + "  " +
@@ -404,11 +407,31 @@ std::string unmaps_text(const Snapshot &snapshot, const Symbolizer &symbols)
 			"\n";
 	}
 	if (marked)
-		text += "  (* covered the snapshot's address " + hex(*header.trigger_addr) + ")\n";
+		text += "  (* covered the snapshot's address " + hex(*header.trigger_addr) +
+			", or was the latest unmap in its page)\n";
 	return text;
 }
 
 } // namespace
+
+std::string snapshot_announcement_text(const SnapshotHeader &header)
+{
+	std::string text = "snapshot " + std::to_string(header.seq) + " of " + header.device +
+			   " (" + driver_or_none(header.driver) +
+			   "): " + snapshot_trigger_label(header.trigger);
+	if (header.trigger_addr) {
+		text += " at " + hex(*header.trigger_addr);
+		if (header.trigger_access)
+			text += " (" + access_label(*header.trigger_access) + ")";
+	}
+	if (header.trigger_symbol)
+		text += " in " + *header.trigger_symbol;
+	if (header.finding_seq)
+		text += " for finding " + std::to_string(*header.finding_seq);
+	text += ", " + std::to_string(header.record_size) + " bytes: edgedma snapshot show " +
+		std::to_string(header.seq) + "\n";
+	return text;
+}
 
 std::string snapshot_summary(const Snapshot &snapshot)
 {
@@ -419,18 +442,15 @@ std::string snapshot_summary(const Snapshot &snapshot)
 			   counted(snapshot.unmaps.size(), "recent unmap");
 	if (header.trigger_addr) {
 		const std::string address = hex(*header.trigger_addr);
-		// The module lists the mapping holding the address first, and
-		// the latest unmap of it first.
-		if (!snapshot.mappings.empty() &&
-		    holds_trigger(header, snapshot.mappings.front().dma_addr,
-				  snapshot.mappings.front().size))
+		const SnapshotAddressOwner owner = snapshot_address_owner(snapshot);
+		if (owner.kind == SnapshotAddressOwner::Kind::live)
 			text += "; " + address + " is in a live mapping";
-		else if (!snapshot.unmaps.empty() &&
-			 holds_trigger(header, snapshot.unmaps.front().dma_addr,
-				       snapshot.unmaps.front().size))
+		else if (owner.kind == SnapshotAddressOwner::Kind::unmapped)
 			text += "; " + address + " was unmapped " +
-				before_snapshot(snapshot.unmaps.front().unmap_time_ns,
-						header.time_ns);
+				before_snapshot(owner.unmap->unmap_time_ns, header.time_ns) +
+				(holds_trigger(header, owner.unmap->dma_addr, owner.unmap->size)
+					 ? std::string()
+					 : " (" + hex(owner.unmap->dma_addr) + ", in its page)");
 		else
 			text += "; " + address + " is in no live mapping or recent unmap";
 	}

@@ -21,6 +21,12 @@ namespace edgedma::cli {
 // unmap"), then "N parts skipped" and "TRUNCATED" when so.
 std::string snapshot_summary(const Snapshot &snapshot);
 
+// `edgedma watch`: a SNAPSHOT notification on one line, "snapshot SEQ of
+// DEVICE (DRIVER): TRIGGER" then what the trigger knew ("at ADDR (read)",
+// "in SYMBOL", "for finding N"), the record's size and the command that
+// shows it.
+std::string snapshot_announcement_text(const SnapshotHeader &header);
+
 // `edgedma snapshot list --json`, one object per snapshot: seq, time_ns,
 // real_time_ns, cpu, trigger (a word), trigger_addr ("0x..." or null),
 // trigger_access (a word or null), trigger_reason, trigger_symbol,

@@ -20,6 +20,7 @@
 
 #include "command.hpp"
 #include "finding_render.hpp"
+#include "snapshot_render.hpp"
 #include "format.hpp"
 #include "stop_signal.hpp"
 
@@ -75,6 +76,16 @@ void report_repeats(const FindingRepeats &repeats, bool json)
 		std::cout << repeats_text(repeats, module_clock_ns());
 }
 
+void report_snapshot(const SnapshotHeader &header, bool json)
+{
+	if (json)
+		std::cout << nlohmann::ordered_json{{"snapshot", snapshot_header_json(header)}}.dump(
+				     -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+			  << '\n';
+	else
+		std::cout << snapshot_announcement_text(header);
+}
+
 void summarise(const StreamCounters &counters)
 {
 	if (counters.recovered_from_log == 0 && counters.lost == 0 && counters.overflows == 0)
@@ -124,6 +135,12 @@ int watch(const WatchOptions &options)
 					report_repeats(*repeats, options.json);
 				continue;
 			}
+			// Not a finding either: --count does not count them.
+			if (const auto *snapshot = std::get_if<SnapshotHeader>(&event)) {
+				if (!done && (!options.device || snapshot->device == *options.device))
+					report_snapshot(*snapshot, options.json);
+				continue;
+			}
 			const auto &finding = std::get<Finding>(event);
 			if (done || (options.device && finding.device != *options.device))
 				continue;
@@ -146,9 +163,10 @@ Action setup_watch(CLI::App &command)
 	auto options = std::make_shared<WatchOptions>();
 	command.add_flag("--json", options->json,
 			 "One JSON object per finding and line; losses as "
-			 "{\"lost\": N, ...} lines, repeats as {\"repeats\": {...}} lines");
+			 "{\"lost\": N, ...} lines, repeats as {\"repeats\": {...}} lines, "
+			 "snapshots as {\"snapshot\": {...}} lines");
 	command.add_option("--device", options->device,
-			   "Only findings about this device (its dev_name())");
+			   "Only findings and snapshots of this device (its dev_name())");
 	command.add_option("--count", options->count, "Exit after N findings");
 	command.add_option("--timeout", options->timeout, "Exit after S seconds")
 		->check(CLI::NonNegativeNumber);

@@ -18,6 +18,7 @@
 #include <edgedma/info.hpp>
 #include <edgedma/records.hpp>
 #include <edgedma/recording.hpp>
+#include <edgedma/snapshot.hpp>
 
 namespace edgedma {
 
@@ -26,6 +27,7 @@ struct AnalysisOptions {
 	std::uint32_t examples_per_group = 8; // findings kept whole per group
 	std::uint32_t findings_kept = 10000;  // for the findings table
 	std::uint32_t losses_kept = 1000;     // Loss and MapEventLoss records kept
+	std::uint32_t snapshots_kept = 256;   // Snapshot records kept whole
 };
 
 // Findings of one kind from one driver.
@@ -105,6 +107,10 @@ struct Summary {
 	std::vector<Finding> findings;        // first findings_kept, seq order, as examples
 	std::vector<Loss> losses;             // finding losses, as recorded (the first ones)
 	std::vector<MapEventLoss> map_event_losses; // the first ones
+	// The snapshots recorded (the first snapshots_kept, by seq) and how
+	// many there were.
+	std::vector<Snapshot> snapshots;
+	std::uint64_t snapshots_total = 0;
 	std::string kallsyms;                 // symbols recorded, if any
 };
 

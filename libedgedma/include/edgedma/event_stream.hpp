@@ -11,6 +11,7 @@
 
 #include <edgedma/export.hpp>
 #include <edgedma/records.hpp>
+#include <edgedma/snapshot.hpp>
 
 namespace edgedma {
 
@@ -47,8 +48,13 @@ EDGEDMA_API std::string describe(const FindingRepeats &repeats,
 // came. A FindingRepeats carries the seq of a finding numbered before (one
 // the stream delivered, one from before the stream started, or, when that
 // finding's notification was lost, one the stream recovers or reports lost
-// later): it takes no part in the sequence.
-using StreamEvent = std::variant<Finding, Loss, FindingRepeats>;
+// later): it takes no part in the sequence. Last, the SNAPSHOT
+// announcements of the batch, by snapshot seq: each a SnapshotHeader (the
+// record itself: Client::snapshot_get(seq), while the module's store still
+// holds it). Snapshots are numbered apart from findings; a gap in their seqs
+// is a slot the store reused before its announcement was sent, or one taken
+// at panic, never a notification this stream dropped unnoticed.
+using StreamEvent = std::variant<Finding, Loss, FindingRepeats, SnapshotHeader>;
 
 // Every finding a stream was due is counted in exactly one of received,
 // recovered_from_log and lost; repeats are counted apart.
@@ -59,6 +65,7 @@ struct StreamCounters {
 	std::uint64_t duplicates = 0;  // notifications already delivered, dropped
 	std::uint64_t overflows = 0;   // socket overflows (ENOBUFS) resynced
 	std::uint64_t repeats = 0;     // FindingRepeats delivered
+	std::uint64_t snapshots = 0;   // SnapshotHeader delivered (SNAPSHOT notifications)
 
 	bool operator==(const StreamCounters &) const = default;
 };

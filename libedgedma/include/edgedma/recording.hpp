@@ -22,6 +22,7 @@
 #include <edgedma/export.hpp>
 #include <edgedma/info.hpp>
 #include <edgedma/records.hpp>
+#include <edgedma/snapshot.hpp>
 
 namespace edgedma {
 
@@ -99,7 +100,7 @@ struct RecordingEnd {
 // stays what it was.
 using Record = std::variant<Info, StatsSnapshot, DevicePolicy, PolicyOverride, LiveMapping,
 			    Finding, Loss, MapEvent, MapEventLoss, SymbolTable, RecordingEnd,
-			    FindingRepeats>;
+			    FindingRepeats, Snapshot>;
 
 // Writes a recording. Records go to the file in the order given; the file
 // is complete once finish() has written RecordingEnd and flushed. Throws

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include <edgedma/export.hpp>
 #include <edgedma/records.hpp>
 
 namespace edgedma {
@@ -150,6 +151,22 @@ struct Register {
 	bool operator==(const Register &) const = default;
 };
 
+// Where a snapshot's address (header.trigger_addr) was when it was taken,
+// as the record says (snapshot_address_owner()).
+struct SnapshotAddressOwner {
+	enum class Kind {
+		no_address,  // the snapshot is about no address
+		live,        // inside a live mapping of the device: *mapping
+		unmapped,    // in no live mapping; *unmap, the latest unmap in its
+			     // page (an IOMMU maps and faults on pages: VT-d
+			     // reports the page alone), removed it
+		nowhere,     // in no live mapping or recent unmap the record holds
+	};
+	Kind kind = Kind::no_address;
+	const Mapping *mapping = nullptr;   // into the snapshot, for live
+	const RecentUnmap *unmap = nullptr; // into the snapshot, for unmapped
+};
+
 // One snapshot, whole (SNAPSHOT_GET of its seq).
 struct Snapshot {
 	// header.record_size is record.size().
@@ -189,6 +206,10 @@ struct Snapshot {
 	std::vector<Register> registers;
 	// How long writing the record took, ns; absent from older modules.
 	std::optional<std::uint64_t> capture_ns;
+	// The kernel's page size (a power of two): unmaps is the latest unmap
+	// in header.trigger_addr's page of this size first, when there is one.
+	// Absent from older modules.
+	std::optional<std::uint32_t> page_size;
 	// The record ran out of room (module parameter snapshot_size): every
 	// part in it is whole, but later parts are missing.
 	bool truncated = false;
@@ -205,5 +226,10 @@ constexpr bool covers(std::uint64_t dma_addr, std::uint64_t size, std::uint64_t 
 {
 	return address >= dma_addr && address - dma_addr < std::max<std::uint64_t>(size, 1);
 }
+
+// Where @snapshot's address was: the module lists the live mapping holding
+// it first, and the latest unmap in its page first (page_size; 4096 for
+// records without it). The result points into @snapshot.
+EDGEDMA_API SnapshotAddressOwner snapshot_address_owner(const Snapshot &snapshot);
 
 } // namespace edgedma

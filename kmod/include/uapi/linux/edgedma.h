@@ -702,6 +702,9 @@ enum {
 					 * descriptor chain of the profile: its
 					 * layout, the registers' say and the
 					 * descriptors walked */
+	EDGEDMA_A_SNAPSHOT_PAGE_SIZE,	/* u32, the kernel's PAGE_SIZE: the first
+					 * UNMAPPED is the latest in TRIGGER_ADDR's
+					 * page of this size */
 
 	__EDGEDMA_A_SNAPSHOT_MAX,
 	EDGEDMA_A_SNAPSHOT_MAX = (__EDGEDMA_A_SNAPSHOT_MAX - 1)

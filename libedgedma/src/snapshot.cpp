@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+//
+// What a snapshot record says, beyond its attributes: where the address it
+// is about was.
+#include <edgedma/snapshot.hpp>
+
+namespace edgedma {
+namespace {
+
+// Records from modules before EDGEDMA_A_SNAPSHOT_PAGE_SIZE: the smallest
+// page an IOMMU maps.
+constexpr std::uint64_t page_size_assumed = 4096;
+
+bool holds(std::uint64_t start, std::uint64_t size, std::uint64_t address)
+{
+	return address >= start && address - start < size;
+}
+
+bool overlaps(std::uint64_t start, std::uint64_t size, std::uint64_t from, std::uint64_t to)
+{
+	return start < to && start + std::max<std::uint64_t>(size, 1) > from;
+}
+
+} // namespace
+
+SnapshotAddressOwner snapshot_address_owner(const Snapshot &snapshot)
+{
+	SnapshotAddressOwner owner;
+	if (!snapshot.header.trigger_addr)
+		return owner;
+	const std::uint64_t address = *snapshot.header.trigger_addr;
+	if (!snapshot.mappings.empty() &&
+	    holds(snapshot.mappings.front().dma_addr, snapshot.mappings.front().size, address)) {
+		owner.kind = SnapshotAddressOwner::Kind::live;
+		owner.mapping = &snapshot.mappings.front();
+		return owner;
+	}
+	const std::uint64_t page = snapshot.page_size.value_or(page_size_assumed);
+	const std::uint64_t page_start = address & ~(page - 1);
+	if (!snapshot.unmaps.empty() &&
+	    overlaps(snapshot.unmaps.front().dma_addr, snapshot.unmaps.front().size, page_start,
+		     page_start + page)) {
+		owner.kind = SnapshotAddressOwner::Kind::unmapped;
+		owner.unmap = &snapshot.unmaps.front();
+		return owner;
+	}
+	owner.kind = SnapshotAddressOwner::Kind::nowhere;
+	return owner;
+}
+
+} // namespace edgedma
