@@ -475,6 +475,102 @@ PageView decode_page(AttributeStream attributes, std::string_view context)
 	return page;
 }
 
+const std::array<AttributeRule<DescriptorChain>, 18> chain_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_CHAIN_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_NAME), &DescriptorChain::name, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_KIND), &DescriptorChain::kind, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_START_REG), &DescriptorChain::start_reg, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_START_HI_REG), &DescriptorChain::start_hi_reg, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_LENGTH_REG), &DescriptorChain::length_reg, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_ENTRIES), &DescriptorChain::entries, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_HEAD_REG), &DescriptorChain::head_reg, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_TAIL_REG), &DescriptorChain::tail_reg, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_DESC_SIZE), &DescriptorChain::desc_size, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_MAX_DESCS), &DescriptorChain::max_descs, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_FLAGS), &DescriptorChain::flags, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_START), &DescriptorChain::start, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_COUNT), &DescriptorChain::count, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_HEAD), &DescriptorChain::head, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_TAIL), &DescriptorChain::tail, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_WALK), &DescriptorChain::walk, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_SKIPPED), &DescriptorChain::skipped, optional},
+}};
+
+const std::array<AttributeRule<DescriptorField>, 7> dfield_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_DFIELD_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DFIELD_NAME), &DescriptorField::name, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DFIELD_OFFSET), &DescriptorField::offset, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DFIELD_WIDTH), &DescriptorField::width, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DFIELD_SHIFT), &DescriptorField::shift, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DFIELD_BITS), &DescriptorField::bits, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DFIELD_ROLE), &DescriptorField::role, optional},
+}};
+
+const std::array<AttributeRule<Descriptor>, 4> descriptor_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_DESC_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DESC_INDEX), &Descriptor::index, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DESC_DMA_ADDR), &Descriptor::dma_addr, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DESC_STATE), &Descriptor::state, required},
+}};
+
+const std::array<AttributeRule<DescriptorBuffer>, 7> buffer_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_BUFFER_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_BUFFER_FIELD), &DescriptorBuffer::field, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_BUFFER_ADDR), &DescriptorBuffer::addr, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_BUFFER_LENGTH), &DescriptorBuffer::length, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_BUFFER_STATE), &DescriptorBuffer::state, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_BUFFER_MAPPING_ADDR), &DescriptorBuffer::mapping_addr, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_BUFFER_MAPPING_SIZE), &DescriptorBuffer::mapping_size, optional},
+}};
+
+Descriptor decode_descriptor(AttributeStream attributes, std::string_view context)
+{
+	Descriptor descriptor = decode_set(context, attributes, descriptor_rules);
+	for_each_attribute(context, attributes, [&](const nlattr &attribute) {
+		if (nla_type(&attribute) == EDGEDMA_A_DESC_BYTES) {
+			auto bytes = payload_of(attribute);
+			descriptor.bytes.assign(bytes.begin(), bytes.end());
+		} else if (nla_type(&attribute) == EDGEDMA_A_DESC_BUFFER) {
+			descriptor.buffers.push_back(decode_set(
+				item_context(context, "EDGEDMA_A_DESC_BUFFER",
+					     descriptor.buffers.size() + 1),
+				payload_of(attribute), buffer_rules));
+		}
+	});
+	return descriptor;
+}
+
+// A chain: its layout (fields named in errors as items of it), what the
+// registers said, and its descriptors in walk order.
+DescriptorChain decode_chain(AttributeStream attributes, std::string_view context)
+{
+	DescriptorChain chain = decode_set(context, attributes, chain_rules);
+	for_each_attribute(context, attributes, [&](const nlattr &attribute) {
+		switch (nla_type(&attribute)) {
+		case EDGEDMA_A_CHAIN_DFIELD: {
+			const std::string item = item_context(context, "EDGEDMA_A_CHAIN_DFIELD",
+							      chain.fields.size() + 1);
+			DescriptorField field = decode_set(item, payload_of(attribute), dfield_rules);
+			if (field.width != 1 && field.width != 2 && field.width != 4 && field.width != 8)
+				throw malformed(item, "EDGEDMA_A_DFIELD_WIDTH " +
+							      std::to_string(field.width) +
+							      " is not 1, 2, 4 or 8");
+			chain.fields.push_back(std::move(field));
+			break;
+		}
+		case EDGEDMA_A_CHAIN_DESCRIPTOR:
+			chain.descriptors.push_back(decode_descriptor(
+				payload_of(attribute),
+				item_context(context, "EDGEDMA_A_CHAIN_DESCRIPTOR",
+					     chain.descriptors.size() + 1)));
+			break;
+		default:
+			break;
+		}
+	});
+	return chain;
+}
+
 // A register, its fields (named in errors as items of it) and which of
 // VALUE and SKIPPED it has: exactly one.
 Register decode_register(AttributeStream attributes, std::string_view context)
@@ -761,6 +857,12 @@ Snapshot decode_snapshot(AttributeStream record, std::string_view context)
 				payload_of(attribute),
 				item_context(context, "EDGEDMA_A_SNAPSHOT_REGISTER",
 					     snapshot.registers.size() + 1)));
+			break;
+		case EDGEDMA_A_SNAPSHOT_CHAIN:
+			snapshot.chains.push_back(decode_chain(
+				payload_of(attribute),
+				item_context(context, "EDGEDMA_A_SNAPSHOT_CHAIN",
+					     snapshot.chains.size() + 1)));
 			break;
 		default:
 			break;

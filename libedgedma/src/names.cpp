@@ -25,9 +25,17 @@ constexpr std::uint32_t last_coherency = EDGEDMA_COHERENCY_NONCOHERENT;
 constexpr std::uint32_t first_snapshot_trigger = EDGEDMA_SNAPSHOT_TRIGGER_MANUAL;
 constexpr std::uint32_t last_snapshot_trigger = EDGEDMA_SNAPSHOT_TRIGGER_FINDING;
 constexpr std::uint32_t first_snapshot_part = EDGEDMA_SNAPSHOT_PART_MAPPINGS;
-constexpr std::uint32_t last_snapshot_part = EDGEDMA_SNAPSHOT_PART_REGISTERS;
+constexpr std::uint32_t last_snapshot_part = EDGEDMA_SNAPSHOT_PART_DESCRIPTORS;
 constexpr std::uint32_t first_skip_reason = EDGEDMA_SKIP_DEVICE_UNSEEN;
-constexpr std::uint32_t last_skip_reason = EDGEDMA_SKIP_READ_CLEARS;
+constexpr std::uint32_t last_skip_reason = EDGEDMA_SKIP_REGISTER_UNREAD;
+constexpr std::uint32_t first_chain_kind = EDGEDMA_CHAIN_RING;
+constexpr std::uint32_t last_chain_kind = EDGEDMA_CHAIN_LIST;
+constexpr std::uint32_t first_desc_state = EDGEDMA_DESC_READ;
+constexpr std::uint32_t last_desc_state = EDGEDMA_DESC_READ_FAULT;
+constexpr std::uint32_t first_buffer_state = EDGEDMA_BUFFER_LIVE;
+constexpr std::uint32_t last_buffer_state = EDGEDMA_BUFFER_NULL;
+constexpr std::uint32_t first_desc_role = EDGEDMA_DESC_ROLE_ADDRESS;
+constexpr std::uint32_t last_desc_role = EDGEDMA_DESC_ROLE_STATUS;
 constexpr std::uint32_t first_access = EDGEDMA_ACCESS_READ;
 constexpr std::uint32_t last_access = EDGEDMA_ACCESS_WRITE;
 constexpr std::uint32_t first_iommu_domain = EDGEDMA_IOMMU_DOMAIN_NONE;
@@ -117,6 +125,7 @@ constexpr std::string_view name_of(edgedma_snapshot_part part)
 	case EDGEDMA_SNAPSHOT_PART_PAGES: return "pages";
 	case EDGEDMA_SNAPSHOT_PART_LINE_SHARERS: return "line-sharers";
 	case EDGEDMA_SNAPSHOT_PART_REGISTERS: return "registers";
+	case EDGEDMA_SNAPSHOT_PART_DESCRIPTORS: return "descriptors";
 	}
 	return {};
 }
@@ -133,6 +142,7 @@ constexpr std::string_view name_of(edgedma_skip_reason reason)
 	case EDGEDMA_SKIP_LIMIT: return "limit";
 	case EDGEDMA_SKIP_NO_PROFILE: return "no-profile";
 	case EDGEDMA_SKIP_READ_CLEARS: return "read-clears";
+	case EDGEDMA_SKIP_REGISTER_UNREAD: return "register-unread";
 	}
 	return {};
 }
@@ -156,6 +166,63 @@ constexpr std::string_view name_of(edgedma_iommu_domain domain)
 	case EDGEDMA_IOMMU_DOMAIN_BLOCKED: return "blocked";
 	case EDGEDMA_IOMMU_DOMAIN_UNMANAGED: return "unmanaged";
 	case EDGEDMA_IOMMU_DOMAIN_OTHER: return "other";
+	}
+	return {};
+}
+
+constexpr std::string_view name_of(edgedma_chain_kind kind)
+{
+	switch (kind) {
+	case EDGEDMA_CHAIN_RING: return "ring";
+	case EDGEDMA_CHAIN_LIST: return "list";
+	}
+	return {};
+}
+
+constexpr std::string_view name_of(edgedma_desc_state state)
+{
+	switch (state) {
+	case EDGEDMA_DESC_READ: return "read";
+	case EDGEDMA_DESC_NO_MAPPING: return "no-mapping";
+	case EDGEDMA_DESC_NO_CPU_ADDR: return "no-cpu-addr";
+	case EDGEDMA_DESC_READ_FAULT: return "read-fault";
+	}
+	return {};
+}
+
+constexpr std::string_view name_of(edgedma_buffer_state state)
+{
+	switch (state) {
+	case EDGEDMA_BUFFER_LIVE: return "live";
+	case EDGEDMA_BUFFER_OVERRUN: return "overrun";
+	case EDGEDMA_BUFFER_UNMAPPED: return "unmapped";
+	case EDGEDMA_BUFFER_UNKNOWN: return "unknown";
+	case EDGEDMA_BUFFER_NULL: return "null";
+	}
+	return {};
+}
+
+constexpr std::string_view name_of(edgedma_desc_role role)
+{
+	switch (role) {
+	case EDGEDMA_DESC_ROLE_ADDRESS: return "address";
+	case EDGEDMA_DESC_ROLE_LENGTH: return "length";
+	case EDGEDMA_DESC_ROLE_NEXT: return "next";
+	case EDGEDMA_DESC_ROLE_CONTROL: return "control";
+	case EDGEDMA_DESC_ROLE_STATUS: return "status";
+	}
+	return {};
+}
+
+constexpr std::string_view name_of(edgedma_chain_walk walk)
+{
+	switch (walk) {
+	case EDGEDMA_WALK_LOOP: return "loop";
+	case EDGEDMA_WALK_BOUND: return "bound";
+	case EDGEDMA_WALK_NO_MAPPING: return "no-mapping";
+	case EDGEDMA_WALK_UNREADABLE: return "unreadable";
+	case EDGEDMA_WALK_NO_ROOM: return "no-room";
+	case EDGEDMA_WALK_HISTORY_SKIPPED: return "history-skipped";
 	}
 	return {};
 }
@@ -199,6 +266,9 @@ constexpr std::uint32_t known_page_flags = EDGEDMA_PAGE_SLAB | EDGEDMA_PAGE_RESE
 					    EDGEDMA_PAGE_FREE | EDGEDMA_PAGE_COMPOUND |
 					    EDGEDMA_PAGE_HEAD;
 constexpr std::uint32_t known_register_flags = EDGEDMA_REGISTER_READ_CLEARS;
+constexpr std::uint32_t known_walk_flags = EDGEDMA_WALK_LOOP | EDGEDMA_WALK_BOUND |
+					   EDGEDMA_WALK_NO_MAPPING | EDGEDMA_WALK_UNREADABLE |
+					   EDGEDMA_WALK_NO_ROOM | EDGEDMA_WALK_HISTORY_SKIPPED;
 
 // The names of the bits set in flags, in bit order; bits without a name
 // (a newer module's) as their hex value. Only the bits of known (every
@@ -267,6 +337,11 @@ static_assert(all_named<edgedma_iommu_domain>(first_iommu_domain, last_iommu_dom
 static_assert(all_named<edgedma_memtype>(first_memtype, last_memtype));
 static_assert(all_bits_named<edgedma_page_flag>(known_page_flags));
 static_assert(all_bits_named<edgedma_register_flag>(known_register_flags));
+static_assert(all_bits_named<edgedma_chain_walk>(known_walk_flags));
+static_assert(all_named<edgedma_chain_kind>(first_chain_kind, last_chain_kind));
+static_assert(all_named<edgedma_desc_state>(first_desc_state, last_desc_state));
+static_assert(all_named<edgedma_buffer_state>(first_buffer_state, last_buffer_state));
+static_assert(all_named<edgedma_desc_role>(first_desc_role, last_desc_role));
 // CHECKS is a u32 with one bit per kind.
 static_assert(last_finding_kind <= 32);
 
@@ -431,6 +506,35 @@ std::vector<std::string> page_flag_names(std::uint32_t flags)
 std::vector<std::string> register_flag_names(std::uint32_t flags)
 {
 	return flag_names<edgedma_register_flag>(flags, known_register_flags);
+}
+
+std::string chain_kind_label(std::uint32_t kind)
+{
+	return label(lookup<edgedma_chain_kind>(kind, first_chain_kind, last_chain_kind), "kind",
+		     kind);
+}
+
+std::string descriptor_state_label(std::uint32_t state)
+{
+	return label(lookup<edgedma_desc_state>(state, first_desc_state, last_desc_state),
+		     "state", state);
+}
+
+std::string buffer_state_label(std::uint32_t state)
+{
+	return label(lookup<edgedma_buffer_state>(state, first_buffer_state, last_buffer_state),
+		     "state", state);
+}
+
+std::string descriptor_role_label(std::uint32_t role)
+{
+	return label(lookup<edgedma_desc_role>(role, first_desc_role, last_desc_role), "role",
+		     role);
+}
+
+std::vector<std::string> chain_walk_names(std::uint32_t walk)
+{
+	return flag_names<edgedma_chain_walk>(walk, known_walk_flags);
 }
 
 std::uint32_t check_bit(std::uint32_t kind)

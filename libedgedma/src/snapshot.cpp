@@ -23,6 +23,28 @@ bool overlaps(std::uint64_t start, std::uint64_t size, std::uint64_t from, std::
 
 } // namespace
 
+std::optional<std::uint64_t> descriptor_field_value(const DescriptorChain &chain,
+						    const Descriptor &descriptor, std::size_t field)
+{
+	if (field >= chain.fields.size())
+		return std::nullopt;
+	const DescriptorField &f = chain.fields[field];
+	if (f.width == 0 || f.width > 8 || f.offset + f.width > descriptor.bytes.size())
+		return std::nullopt;
+	std::uint64_t value = 0;
+	const bool big_endian = chain.flags & 1; // EDGEDMA_CHAIN_BIG_ENDIAN
+	for (std::uint32_t i = 0; i < f.width; i++) {
+		const std::uint32_t at = big_endian ? i : f.width - 1 - i;
+		value = value << 8 | std::to_integer<std::uint64_t>(descriptor.bytes[f.offset + at]);
+	}
+	if (f.shift >= 64)
+		return 0;
+	value >>= f.shift;
+	if (f.bits && *f.bits < 64)
+		value &= (std::uint64_t{1} << *f.bits) - 1;
+	return value;
+}
+
 SnapshotAddressOwner snapshot_address_owner(const Snapshot &snapshot)
 {
 	SnapshotAddressOwner owner;

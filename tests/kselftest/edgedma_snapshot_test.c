@@ -1132,6 +1132,20 @@ TEST_F(snapshot, profile_refusals_say_why)
 	EXPECT_TRUE(ans.has_msg);
 }
 
+/*
+ * The attributes of a reply of the edgedma family: 1 with them in
+ * *@attrs/*@len, 0 for another family's message (the ack), -EBADMSG for
+ * one too short for its header.
+ */
+static int family_attrs(const struct nlmsghdr *nlh, __u16 family, const void **attrs,
+			size_t *len)
+{
+	if (nlh->nlmsg_type != family)
+		return 0;
+	*attrs = genl_attrs(nlh, 0, len);
+	return *attrs ? 1 : -EBADMSG;
+}
+
 /* ---- descriptor chains ---------------------------------------------------- */
 
 /* The test driver's list ("hold-chain"): 24-byte descriptors. */
@@ -1327,12 +1341,10 @@ static int profile_reply_fn(const struct nlmsghdr *nlh, void *arg)
 	const struct nlattr *a;
 	const void *attrs;
 	size_t len;
+	int ours = family_attrs(nlh, r->family, &attrs, &len);
 
-	if (nlh->nlmsg_type != r->family)
-		return 0;
-	attrs = genl_attrs(nlh, 0, &len);
-	if (!attrs)
-		return -EBADMSG;
+	if (ours <= 0)
+		return ours;
 	for_each_attr(a, attrs, len) {
 		const struct nlattr *tb[EDGEDMA_A_CHAIN_MAX + 1];
 
@@ -1561,12 +1573,10 @@ static int trigger_reply_fn(const struct nlmsghdr *nlh, void *arg)
 	const struct nlattr *a;
 	const void *attrs;
 	size_t len;
+	int ours = family_attrs(nlh, r->family, &attrs, &len);
 
-	if (nlh->nlmsg_type != r->family)
-		return 0;
-	attrs = genl_attrs(nlh, 0, &len);
-	if (!attrs)
-		return -EBADMSG;
+	if (ours <= 0)
+		return ours;
 	for_each_attr(a, attrs, len) {
 		const struct nlattr *tb[EDGEDMA_A_TRIGGER_COUNT_MAX + 1];
 		__u32 kind = 0;

@@ -149,17 +149,18 @@ TEST(SnapshotTriggerNames, AreTheOnesTheSpecSpells)
 TEST(SnapshotPartNames, AreTheOnesTheSpecSpells)
 {
 	expect_enum_names(snapshot_part_name, snapshot_part_label,
-			  EDGEDMA_SNAPSHOT_PART_REGISTERS,
+			  EDGEDMA_SNAPSHOT_PART_DESCRIPTORS,
 			  {"mappings", "unmapped", "iommu-view", "cpu-view", "pages", "line-sharers",
-			   "registers"},
+			   "registers", "descriptors"},
 			  "part");
 }
 
 TEST(SkipReasonNames, AreTheOnesTheSpecSpells)
 {
-	expect_enum_names(skip_reason_name, skip_reason_label, EDGEDMA_SKIP_READ_CLEARS,
+	expect_enum_names(skip_reason_name, skip_reason_label, EDGEDMA_SKIP_REGISTER_UNREAD,
 			  {"device-unseen", "lock-busy", "not-kept", "no-room", "may-sleep",
-			   "not-supported", "limit", "no-profile", "read-clears"},
+			   "not-supported", "limit", "no-profile", "read-clears",
+			   "register-unread"},
 			  "reason");
 }
 
@@ -221,4 +222,19 @@ TEST(Checks, NamesFollowEnumOrderAndShowUnknownBits)
 }
 
 } // namespace
+// The descriptor chain words, as the YNL spec spells them.
+TEST(DescriptorChainNames, AreTheOnesTheSpecSpells)
+{
+	EXPECT_EQ(chain_kind_label(EDGEDMA_CHAIN_RING), "ring");
+	EXPECT_EQ(chain_kind_label(EDGEDMA_CHAIN_LIST), "list");
+	EXPECT_EQ(chain_kind_label(9), "kind-9");
+	EXPECT_EQ(descriptor_state_label(EDGEDMA_DESC_NO_MAPPING), "no-mapping");
+	EXPECT_EQ(descriptor_state_label(EDGEDMA_DESC_READ_FAULT), "read-fault");
+	EXPECT_EQ(buffer_state_label(EDGEDMA_BUFFER_UNMAPPED), "unmapped");
+	EXPECT_EQ(buffer_state_label(EDGEDMA_BUFFER_NULL), "null");
+	EXPECT_EQ(descriptor_role_label(EDGEDMA_DESC_ROLE_NEXT), "next");
+	EXPECT_EQ(chain_walk_names(EDGEDMA_WALK_LOOP | EDGEDMA_WALK_HISTORY_SKIPPED | (1u << 9)),
+		  (std::vector<std::string>{"loop", "history-skipped", "0x200"}));
+}
+
 } // namespace edgedma::test

@@ -6,6 +6,7 @@
 #include <linux/edgedma.h>
 #include <nlohmann/json.hpp>
 
+#include "decode.hpp"
 #include "format.hpp"
 #include "snapshot_records.hpp"
 #include "snapshot_render.hpp"
@@ -412,6 +413,110 @@ TEST(SnapshotSummary, NamesTheUnmapInTheFaultingPage)
 	EXPECT_EQ(snapshot_summary(snapshot),
 		  "snapshot 7 of 0000:00:04.0 (edgedma_test_edu): 0 live mappings, 2 recent "
 		  "unmaps; 0xfffff000 was unmapped 3.00 ms before (0xfffff800, in its page)\n");
+}
+
+// A list of two descriptors as the module writes it: layout, start, walk,
+// then each descriptor with its bytes and its buffer resolved.
+std::vector<std::byte> chain_record()
+{
+	Snapshot snapshot = sample_snapshot();
+	RecordBuilder record;
+	put_header(record, snapshot.header);
+	RecordBuilder chain;
+	chain.string(EDGEDMA_A_CHAIN_NAME, "test-list")
+		.u32(EDGEDMA_A_CHAIN_KIND, EDGEDMA_CHAIN_LIST)
+		.string(EDGEDMA_A_CHAIN_START_REG, "DMA_SRC")
+		.u32(EDGEDMA_A_CHAIN_DESC_SIZE, 16);
+	auto field = [](const char *name, std::uint32_t offset, std::uint32_t width,
+			std::uint32_t role) {
+		RecordBuilder f;
+		f.string(EDGEDMA_A_DFIELD_NAME, name)
+			.u32(EDGEDMA_A_DFIELD_OFFSET, offset)
+			.u32(EDGEDMA_A_DFIELD_WIDTH, width)
+			.u32(EDGEDMA_A_DFIELD_ROLE, role);
+		return f;
+	};
+	chain.nest(EDGEDMA_A_CHAIN_DFIELD, field("addr", 0, 8, EDGEDMA_DESC_ROLE_ADDRESS))
+		.nest(EDGEDMA_A_CHAIN_DFIELD, field("next", 8, 4, EDGEDMA_DESC_ROLE_NEXT))
+		.nest(EDGEDMA_A_CHAIN_DFIELD, field("len", 12, 4, EDGEDMA_DESC_ROLE_LENGTH))
+		.u64(EDGEDMA_A_CHAIN_START, 0xffbf000)
+		.u32(EDGEDMA_A_CHAIN_WALK, EDGEDMA_WALK_LOOP);
+	// addr 0xfee01000, next 0xffbf010, len 256: little-endian bytes.
+	const std::array<unsigned char, 16> bytes{0x00, 0x10, 0xe0, 0xfe, 0, 0, 0, 0,
+						  0x10, 0xf0, 0xfb, 0x0f, 0x00, 0x01, 0, 0};
+	std::vector<std::byte> raw;
+	for (unsigned char b : bytes)
+		raw.push_back(std::byte{b});
+	RecordBuilder buffer;
+	buffer.u32(EDGEDMA_A_BUFFER_FIELD, 0)
+		.u64(EDGEDMA_A_BUFFER_ADDR, 0xfee01000)
+		.u64(EDGEDMA_A_BUFFER_LENGTH, 256)
+		.u32(EDGEDMA_A_BUFFER_STATE, EDGEDMA_BUFFER_UNMAPPED)
+		.u64(EDGEDMA_A_BUFFER_MAPPING_ADDR, 0xfee01000)
+		.u64(EDGEDMA_A_BUFFER_MAPPING_SIZE, 256);
+	RecordBuilder first;
+	first.u32(EDGEDMA_A_DESC_INDEX, 0)
+		.u64(EDGEDMA_A_DESC_DMA_ADDR, 0xffbf000)
+		.u32(EDGEDMA_A_DESC_STATE, EDGEDMA_DESC_READ)
+		.raw(EDGEDMA_A_DESC_BYTES, raw)
+		.nest(EDGEDMA_A_DESC_BUFFER, buffer);
+	RecordBuilder second;
+	second.u32(EDGEDMA_A_DESC_INDEX, 1)
+		.u64(EDGEDMA_A_DESC_DMA_ADDR, 0xffbf010)
+		.u32(EDGEDMA_A_DESC_STATE, EDGEDMA_DESC_NO_MAPPING);
+	chain.nest(EDGEDMA_A_CHAIN_DESCRIPTOR, first).nest(EDGEDMA_A_CHAIN_DESCRIPTOR, second);
+	record.nest(EDGEDMA_A_SNAPSHOT_CHAIN, chain);
+	return record.bytes();
+}
+
+TEST(SnapshotChains, DecodedAndShownWithFieldsAndBuffers)
+{
+	const auto bytes = chain_record();
+	const Snapshot snapshot = detail::decode_snapshot(bytes, "test");
+	ASSERT_EQ(snapshot.chains.size(), 1u);
+	const DescriptorChain &chain = snapshot.chains[0];
+	EXPECT_EQ(chain.name, "test-list");
+	ASSERT_EQ(chain.fields.size(), 3u);
+	ASSERT_EQ(chain.descriptors.size(), 2u);
+	EXPECT_EQ(descriptor_field_value(chain, chain.descriptors[0], 0), 0xfee01000u);
+	EXPECT_EQ(descriptor_field_value(chain, chain.descriptors[0], 1), 0xffbf010u);
+	EXPECT_EQ(descriptor_field_value(chain, chain.descriptors[0], 2), 256u);
+	EXPECT_EQ(descriptor_field_value(chain, chain.descriptors[1], 0), std::nullopt);
+
+	const std::string text = snapshot_text(snapshot, symbols);
+	EXPECT_TRUE(contains(text, "descriptors: test-list (list, 16 bytes each), start "
+				   "0xffbf000\n"
+				   "  [0] 0xffbf000  addr=0xfee01000 next=0xffbf010 len=0x100\n"
+				   "      buffer 0xfee01000+256: UNMAPPED (recent unmap 0xfee01000+256)\n"
+				   "  [1] 0xffbf010  NOT READ: no-mapping\n"
+				   "  walk ended: loop\n"))
+		<< text;
+	const auto json = snapshot_json(snapshot, symbols);
+	ASSERT_EQ(json["descriptors"].size(), 1u);
+	EXPECT_EQ(json["descriptors"][0]["walk"][0], "loop");
+	EXPECT_EQ(json["descriptors"][0]["descriptors"][0]["fields"]["len"], "0x100");
+	EXPECT_EQ(json["descriptors"][0]["descriptors"][0]["buffers"][0]["state"], "unmapped");
+	EXPECT_EQ(json["descriptors"][0]["descriptors"][0]["bytes"],
+		  "0010e0fe0000000010f0fb0f00010000");
+	EXPECT_EQ(json["descriptors"][0]["descriptors"][1]["state"], "no-mapping");
+}
+
+// Big-endian fields and bit fields of a descriptor.
+TEST(SnapshotChains, FieldValuesFollowByteOrderAndBits)
+{
+	DescriptorChain chain;
+	chain.flags = EDGEDMA_CHAIN_BIG_ENDIAN;
+	chain.fields = {{"word", 0, 4, 0, std::nullopt, std::nullopt},
+			{"code", 0, 2, 4, 8, std::nullopt},
+			{"past", 2, 8, 0, std::nullopt, std::nullopt}};
+	Descriptor descriptor;
+	for (unsigned char b : {0x12, 0x34, 0x56, 0x78})
+		descriptor.bytes.push_back(std::byte{b});
+	EXPECT_EQ(descriptor_field_value(chain, descriptor, 0), 0x12345678u);
+	EXPECT_EQ(descriptor_field_value(chain, descriptor, 1), 0x23u);
+	EXPECT_EQ(descriptor_field_value(chain, descriptor, 2), std::nullopt);
+	chain.flags = 0;
+	EXPECT_EQ(descriptor_field_value(chain, descriptor, 0), 0x78563412u);
 }
 
 } // namespace edgedma::test

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include <linux/edgedma.h>
+
 #include <edgedma/info.hpp>
 #include <edgedma/names.hpp>
 
@@ -209,6 +211,133 @@ Json page_json(const PageView &page)
 			 {"swiotlb", or_null(page.swiotlb)},
 		 }},
 	};
+}
+
+// The fields of a read descriptor, "name=0x.." each; "" when not read.
+std::string descriptor_fields_text(const DescriptorChain &chain, const Descriptor &descriptor)
+{
+	std::string text;
+	for (std::size_t i = 0; i < chain.fields.size(); i++) {
+		const auto value = descriptor_field_value(chain, descriptor, i);
+		if (!value)
+			continue;
+		text += (text.empty() ? "" : " ") + chain.fields[i].name + "=" + hex(*value);
+	}
+	return text;
+}
+
+std::string buffer_text(const DescriptorBuffer &buffer)
+{
+	std::string text = "buffer " + hex(buffer.addr);
+	if (buffer.length)
+		text += "+" + std::to_string(*buffer.length);
+	const std::string where = buffer.mapping_addr && buffer.mapping_size
+		? hex(*buffer.mapping_addr) + "+" + std::to_string(*buffer.mapping_size)
+		: std::string();
+	switch (buffer.state) {
+	case EDGEDMA_BUFFER_LIVE: return text + ": live, in " + where;
+	case EDGEDMA_BUFFER_OVERRUN: return text + ": OVERRUNS the live mapping " + where;
+	case EDGEDMA_BUFFER_UNMAPPED: return text + ": UNMAPPED (recent unmap " + where + ")";
+	case EDGEDMA_BUFFER_UNKNOWN: return text + ": in NO mapping or recent unmap";
+	case EDGEDMA_BUFFER_NULL: return text + ": null (unused)";
+	}
+	return text + ": " + buffer_state_label(buffer.state);
+}
+
+std::string chains_text(const Snapshot &snapshot)
+{
+	std::string text;
+	for (const DescriptorChain &chain : snapshot.chains) {
+		text += "descriptors: " + chain.name + " (" + chain_kind_label(chain.kind) + ", " +
+			bytes(chain.desc_size) + " each)";
+		if (chain.start)
+			text += ", start " + hex(*chain.start);
+		if (chain.count)
+			text += ", " + std::to_string(*chain.count) + " slots";
+		if (chain.head)
+			text += ", head " + std::to_string(*chain.head);
+		if (chain.tail)
+			text += ", tail " + std::to_string(*chain.tail);
+		text += "\n";
+		if (chain.skipped)
+			text += "  not walked: " + skip_reason_label(*chain.skipped) + "\n";
+		for (const Descriptor &descriptor : chain.descriptors) {
+			text += "  [" + std::to_string(descriptor.index) + "] " +
+				hex(descriptor.dma_addr) + "  ";
+			if (descriptor.state == EDGEDMA_DESC_READ)
+				text += descriptor_fields_text(chain, descriptor) + "\n";
+			else
+				text += "NOT READ: " + descriptor_state_label(descriptor.state) + "\n";
+			for (const DescriptorBuffer &buffer : descriptor.buffers)
+				text += "      " + buffer_text(buffer) + "\n";
+		}
+		if (chain.walk && *chain.walk) {
+			std::string words;
+			for (const std::string &word : chain_walk_names(*chain.walk))
+				words += (words.empty() ? "" : ", ") + word;
+			text += "  walk ended: " + words + "\n";
+		}
+	}
+	return text;
+}
+
+nlohmann::ordered_json chain_json(const DescriptorChain &chain)
+{
+	using Json = nlohmann::ordered_json;
+	Json fields = Json::array();
+	for (const DescriptorField &field : chain.fields)
+		fields.push_back({{"name", field.name},
+				  {"offset", field.offset},
+				  {"width", field.width},
+				  {"shift", field.shift},
+				  {"bits", field.bits ? Json(*field.bits) : Json(nullptr)},
+				  {"role", field.role ? Json(descriptor_role_label(*field.role))
+						      : Json(nullptr)}});
+	Json descriptors = Json::array();
+	for (const Descriptor &descriptor : chain.descriptors) {
+		Json values = Json::object();
+		for (std::size_t i = 0; i < chain.fields.size(); i++) {
+			const auto value = descriptor_field_value(chain, descriptor, i);
+			values[chain.fields[i].name] = value ? Json(hex(*value)) : Json(nullptr);
+		}
+		std::string raw;
+		for (std::byte b : descriptor.bytes) {
+			char two[3];
+			std::snprintf(two, sizeof two, "%02x", std::to_integer<unsigned>(b));
+			raw += two;
+		}
+		Json buffers = Json::array();
+		for (const DescriptorBuffer &buffer : descriptor.buffers)
+			buffers.push_back(
+				{{"field", buffer.field},
+				 {"addr", hex(buffer.addr)},
+				 {"length", buffer.length ? Json(*buffer.length) : Json(nullptr)},
+				 {"state", buffer_state_label(buffer.state)},
+				 {"mapping_addr", buffer.mapping_addr ? Json(hex(*buffer.mapping_addr))
+								      : Json(nullptr)},
+				 {"mapping_size", buffer.mapping_size ? Json(*buffer.mapping_size)
+								      : Json(nullptr)}});
+		descriptors.push_back({{"index", descriptor.index},
+				       {"dma_addr", hex(descriptor.dma_addr)},
+				       {"state", descriptor_state_label(descriptor.state)},
+				       {"fields", std::move(values)},
+				       {"bytes", raw},
+				       {"buffers", std::move(buffers)}});
+	}
+	Json walk = Json::array();
+	for (const std::string &word : chain_walk_names(chain.walk.value_or(0)))
+		walk.push_back(word);
+	return {{"name", chain.name},
+		{"kind", chain_kind_label(chain.kind)},
+		{"start", chain.start ? Json(hex(*chain.start)) : Json(nullptr)},
+		{"count", chain.count ? Json(*chain.count) : Json(nullptr)},
+		{"head", chain.head ? Json(*chain.head) : Json(nullptr)},
+		{"tail", chain.tail ? Json(*chain.tail) : Json(nullptr)},
+		{"walk", std::move(walk)},
+		{"skipped", chain.skipped ? Json(skip_reason_label(*chain.skipped)) : Json(nullptr)},
+		{"desc_size", chain.desc_size},
+		{"fields", std::move(fields)},
+		{"descriptors", std::move(descriptors)}};
 }
 
 std::string registers_text(const Snapshot &snapshot)
@@ -512,7 +641,10 @@ Json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols)
 	document["registers"] = std::move(registers);
 	// A part the module does not capture yet; the key is there so that a
 	// reader need not tell an old snapshot from one without it.
-	document["descriptors"] = Json::array();
+	Json chains = Json::array();
+	for (const DescriptorChain &chain : snapshot.chains)
+		chains.push_back(chain_json(chain));
+	document["descriptors"] = std::move(chains);
 	Json views = Json::array();
 	for (const PageView &page : snapshot.pages)
 		views.push_back(page_json(page));
@@ -580,6 +712,8 @@ std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols)
 
 	if (snapshot.profile)
 		text << '\n' << registers_text(snapshot);
+	if (!snapshot.chains.empty())
+		text << '\n' << chains_text(snapshot);
 	text << '\n' << mappings_text(snapshot, symbols);
 	text << '\n' << unmaps_text(snapshot, symbols);
 	if (!snapshot.pages.empty())

@@ -41,8 +41,12 @@ std::string snapshot_list_text(const std::vector<SnapshotHeader> &headers);
 // `edgedma snapshot show --json`: one object. The header's keys as
 // snapshot_header_json() has them, then kernel_release and hook_mode (null
 // when the record lacks them), truncated (bool), profile (null when no
-// profile describes the device), registers, descriptors (an empty array:
-// the module does not capture them yet), views, cache_line and coherent
+// profile describes the device), registers, descriptors (one object per
+// descriptor chain: name, kind, start, count, head, tail, walk (words),
+// skipped, desc_size, fields (the layout: name, offset, width, shift, bits,
+// role) and descriptors [{index, dma_addr, state, fields {name: "0x.."},
+// bytes (hex), buffers [{field, addr, length, state, mapping_addr,
+// mapping_size}]}]), views, cache_line and coherent
 // (null when the record lacks them), line_sharers, mappings,
 // mappings_left_out, history (the recent unmaps) and skipped.
 // A register: name, window, offset, width, flags (words), fields ({name:

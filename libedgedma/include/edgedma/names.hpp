@@ -76,6 +76,19 @@ EDGEDMA_API std::vector<std::string> page_flag_names(std::uint32_t flags);
 // enum edgedma_register_flag bits set: "read-clears"; unknown bits as hex.
 EDGEDMA_API std::vector<std::string> register_flag_names(std::uint32_t flags);
 
+// Descriptor chains: enum edgedma_chain_kind ("ring", "list"), enum
+// edgedma_desc_state ("read", "no-mapping", "no-cpu-addr", "read-fault"),
+// enum edgedma_buffer_state ("live", "overrun", "unmapped", "unknown",
+// "null"), enum edgedma_desc_role ("address", "length", "next", "control",
+// "status"); unknown values as "kind-N", "state-N", "role-N".
+EDGEDMA_API std::string chain_kind_label(std::uint32_t kind);
+EDGEDMA_API std::string descriptor_state_label(std::uint32_t state);
+EDGEDMA_API std::string buffer_state_label(std::uint32_t state);
+EDGEDMA_API std::string descriptor_role_label(std::uint32_t role);
+// enum edgedma_chain_walk bits set: "loop", "bound", "no-mapping",
+// "unreadable", "no-room", "history-skipped"; unknown bits as hex.
+EDGEDMA_API std::vector<std::string> chain_walk_names(std::uint32_t walk);
+
 // Policy CHECKS: bit (kind - 1) turns the check for kind on.
 EDGEDMA_API std::uint32_t check_bit(std::uint32_t kind);
 // Every check this library knows of.

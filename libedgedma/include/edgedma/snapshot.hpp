@@ -151,6 +151,71 @@ struct Register {
 	bool operator==(const Register &) const = default;
 };
 
+// A field of a descriptor (EDGEDMA_A_CHAIN_DFIELD): width bytes at offset,
+// in the chain's byte order, then bits from shift (all when absent).
+struct DescriptorField {
+	std::string name;
+	std::uint32_t offset = 0;
+	std::uint32_t width = 0; // 1, 2, 4 or 8
+	std::uint32_t shift = 0;
+	std::optional<std::uint32_t> bits;
+	std::optional<std::uint32_t> role; // enum edgedma_desc_role
+
+	bool operator==(const DescriptorField &) const = default;
+};
+
+// A buffer a descriptor points at, resolved by the module against its
+// mapping table (EDGEDMA_A_DESC_BUFFER).
+struct DescriptorBuffer {
+	std::uint32_t field = 0;             // the address field, among the chain's fields
+	std::uint64_t addr = 0;              // the DMA address the descriptor holds
+	std::optional<std::uint64_t> length; // its paired length field's value
+	std::uint32_t state = 0;             // enum edgedma_buffer_state
+	// The live mapping (or recent unmap) holding addr, where there is one.
+	std::optional<std::uint64_t> mapping_addr;
+	std::optional<std::uint64_t> mapping_size;
+
+	bool operator==(const DescriptorBuffer &) const = default;
+};
+
+// A descriptor walked (EDGEDMA_A_CHAIN_DESCRIPTOR).
+struct Descriptor {
+	std::uint32_t index = 0;      // ring: its slot; list: its place
+	std::uint64_t dma_addr = 0;   // where the device reads it
+	std::uint32_t state = 0;      // enum edgedma_desc_state
+	std::vector<std::byte> bytes; // as read; empty when not read
+	std::vector<DescriptorBuffer> buffers;
+
+	bool operator==(const Descriptor &) const = default;
+};
+
+// A descriptor chain of the device's profile as a snapshot walked it
+// (EDGEDMA_A_SNAPSHOT_CHAIN): its layout, what the registers said, the
+// descriptors, and how the walk ended.
+struct DescriptorChain {
+	std::string name;
+	std::uint32_t kind = 0; // enum edgedma_chain_kind
+	std::optional<std::string> start_reg, start_hi_reg, length_reg, head_reg, tail_reg;
+	std::optional<std::uint32_t> entries;
+	std::uint32_t desc_size = 0;
+	std::optional<std::uint32_t> max_descs;
+	std::uint32_t flags = 0; // enum edgedma_chain_flag
+	std::vector<DescriptorField> fields;
+	std::optional<std::uint64_t> start;
+	std::optional<std::uint32_t> count, head, tail;
+	std::optional<std::uint32_t> walk;    // enum edgedma_chain_walk bits
+	std::optional<std::uint32_t> skipped; // enum edgedma_skip_reason: none walked
+	std::vector<Descriptor> descriptors;
+
+	bool operator==(const DescriptorChain &) const = default;
+};
+
+// Field @field of @descriptor as @chain lays it out; nothing when the
+// descriptor was not read or the field lies past its bytes.
+EDGEDMA_API std::optional<std::uint64_t> descriptor_field_value(const DescriptorChain &chain,
+								 const Descriptor &descriptor,
+								 std::size_t field);
+
 // Where a snapshot's address (header.trigger_addr) was when it was taken,
 // as the record says (snapshot_address_owner()).
 struct SnapshotAddressOwner {
@@ -204,6 +269,8 @@ struct Snapshot {
 	// read; absent and empty when no profile describes it (skipped says).
 	std::optional<std::string> profile;
 	std::vector<Register> registers;
+	// The profile's descriptor chains, walked.
+	std::vector<DescriptorChain> chains;
 	// How long writing the record took, ns; absent from older modules.
 	std::optional<std::uint64_t> capture_ns;
 	// The kernel's page size (a power of two): unmaps is the latest unmap
