@@ -249,6 +249,11 @@ void write_devices(std::ostringstream &out, const Summary &summary)
 
 } // namespace
 
+std::string describe_duration(std::uint64_t ns)
+{
+	return duration(ns);
+}
+
 std::string render_report_text(const Summary &summary, const Symbolizer &symbols)
 {
 	std::ostringstream out;

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include <edgedma/error.hpp>
+#include <edgedma/report.hpp>
 
 namespace edgedma::cli {
 
@@ -97,17 +98,8 @@ std::string counted(std::uint64_t count, const std::string &noun)
 
 std::string duration(std::uint64_t ns)
 {
-	char text[32];
-	const double value = static_cast<double>(ns);
-	if (ns < 1000)
-		std::snprintf(text, sizeof text, "%llu ns", static_cast<unsigned long long>(ns));
-	else if (ns < 1000000)
-		std::snprintf(text, sizeof text, "%.1f us", value / 1e3);
-	else if (ns < 1000000000)
-		std::snprintf(text, sizeof text, "%.2f ms", value / 1e6);
-	else
-		std::snprintf(text, sizeof text, "%.3f s", value / 1e9);
-	return text;
+	// As the reports write it.
+	return describe_duration(ns);
 }
 
 std::string utc_time(std::uint64_t unix_ns)

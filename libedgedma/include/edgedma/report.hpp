@@ -3,6 +3,7 @@
 
 // The ways `edgedma report` shows a Summary.
 
+#include <cstdint>
 #include <string>
 
 #include <edgedma/analysis.hpp>
@@ -14,6 +15,10 @@ namespace edgedma {
 // Findings grouped by driver and kind, each with its sentence, then losses
 // and the devices' activity; callers named with symbols.
 EDGEDMA_API std::string render_report_text(const Summary &summary, const Symbolizer &symbols);
+
+// A span of time as the reports write it: "850 ns", "12.5 us", "3.20 ms",
+// "1.234 s".
+EDGEDMA_API std::string describe_duration(std::uint64_t ns);
 
 // The summary as one JSON document (see Documentation/report.rst).
 EDGEDMA_API std::string render_report_json(const Summary &summary, const Symbolizer &symbols);
