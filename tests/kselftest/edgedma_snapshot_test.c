@@ -1447,11 +1447,11 @@ static int raw_reply_fn(const struct nlmsghdr *nlh, void *arg)
 	struct raw_reply *r = arg;
 	const void *attrs;
 	size_t len;
+	int ours = family_attrs(nlh, r->family, &attrs, &len);
 
-	if (nlh->nlmsg_type != r->family)
-		return 0;
-	attrs = genl_attrs(nlh, 0, &len);
-	if (!attrs || len > sizeof(r->buf))
+	if (ours <= 0)
+		return ours;
+	if (len > sizeof(r->buf))
 		return -EBADMSG;
 	memcpy(r->buf, attrs, len);
 	r->len = len;
@@ -1721,11 +1721,11 @@ static int hook_reply_fn(const struct nlmsghdr *nlh, void *arg)
 	const struct nlattr *tb[EDGEDMA_A_ERROR_HOOK_MAX + 1];
 	const void *attrs;
 	size_t len;
+	int ours = family_attrs(nlh, r->family, &attrs, &len);
 
-	if (nlh->nlmsg_type != r->family)
-		return 0;
-	attrs = genl_attrs(nlh, 0, &len);
-	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_ERROR_HOOK_MAX))
+	if (ours <= 0)
+		return ours;
+	if (nl_parse(attrs, len, tb, EDGEDMA_A_ERROR_HOOK_MAX))
 		return -EBADMSG;
 	r->n++;
 	copy_attr_str(tb[EDGEDMA_A_ERROR_HOOK_SYMBOL], r->symbol, sizeof(r->symbol));
