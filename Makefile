@@ -103,6 +103,12 @@ $(GUEST_RULES): guest-tools-%:
 	@cp $(BUILD)/guest-$*/bench/ingest/edgedma-bench-ingest $(BUILD)/guest/$*/bin/
 	@cp tests/guest/run-suite $(BUILD)/guest/$*/bin/edgedma-run-suite
 	@cp tests/guest/kmemleak-check $(BUILD)/guest/$*/bin/edgedma-kmemleak-check
+	@cp $(BUILD)/guest/$*/kselftest/helpers/edgedma-as-nobody $(BUILD)/guest/$*/bin/
+	@# The shipped profiles as blobs: the guests have no dtc.
+	@mkdir -p $(BUILD)/guest/$*/profiles
+	@for p in dts/profiles/*.dts; do \
+		dtc -q -I dts -O dtb -o $(BUILD)/guest/$*/profiles/$$(basename $$p .dts).dtb $$p || exit 1; \
+	done
 
 # ---- installing -----------------------------------------------------------
 # make install [DESTDIR=...] [PREFIX=/usr/local] [KDIR=...]: the library with

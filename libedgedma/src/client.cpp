@@ -7,6 +7,7 @@
 
 #include <linux/edgedma.h>
 #include <netlink/attr.h>
+#include <netlink/errno.h>
 
 #include <edgedma/error.hpp>
 
@@ -66,6 +67,78 @@ auto unless_module_predates(std::string_view operation, std::string_view cannot,
 // to 2 MiB. The acknowledgement that follows the reply is dropped unless
 // the buffer holds more than what is queued: twice that, so it does.
 constexpr int snapshot_receive_buffer = 4 << 20;
+
+// Starts a nested attribute; NLA_F_NESTED, which the module's strict
+// validation asks for, marks it.
+nlattr *start_nest(nl_msg &request, std::string_view operation, int type)
+{
+	nlattr *nest = nla_nest_start(&request, type | NLA_F_NESTED);
+	if (!nest)
+		throw detail::libnl_failure(operation, "add an attribute", -NLE_NOMEM, 0);
+	return nest;
+}
+
+void end_nest(nl_msg &request, std::string_view operation, nlattr *nest)
+{
+	if (int rc = nla_nest_end(&request, nest); rc < 0)
+		throw detail::libnl_failure(operation, "add an attribute", rc, 0);
+}
+
+void put_register(nl_msg &request, std::string_view operation, const Register &reg)
+{
+	nlattr *nest = start_nest(request, operation, EDGEDMA_A_PROFILE_REGISTER);
+	put_string(request, operation, EDGEDMA_A_REGISTER_NAME, reg.name);
+	put_u32(request, operation, EDGEDMA_A_REGISTER_WINDOW, reg.window);
+	put_u32(request, operation, EDGEDMA_A_REGISTER_OFFSET, reg.offset);
+	put_u32(request, operation, EDGEDMA_A_REGISTER_WIDTH, reg.width);
+	if (reg.flags)
+		put_u32(request, operation, EDGEDMA_A_REGISTER_FLAGS, reg.flags);
+	for (const RegisterField &field : reg.fields) {
+		nlattr *field_nest = start_nest(request, operation, EDGEDMA_A_REGISTER_FIELD);
+		put_string(request, operation, EDGEDMA_A_FIELD_NAME, field.name);
+		put_u32(request, operation, EDGEDMA_A_FIELD_SHIFT, field.shift);
+		put_u32(request, operation, EDGEDMA_A_FIELD_BITS, field.bits);
+		end_nest(request, operation, field_nest);
+	}
+	end_nest(request, operation, nest);
+}
+
+void put_chain(nl_msg &request, std::string_view operation, const DescriptorChain &chain)
+{
+	nlattr *nest = start_nest(request, operation, EDGEDMA_A_PROFILE_CHAIN);
+	auto put_name = [&](int type, const std::optional<std::string> &name) {
+		if (name)
+			put_string(request, operation, type, *name);
+	};
+	auto put_number = [&](int type, const std::optional<std::uint32_t> &value) {
+		if (value)
+			put_u32(request, operation, type, *value);
+	};
+	put_string(request, operation, EDGEDMA_A_CHAIN_NAME, chain.name);
+	put_u32(request, operation, EDGEDMA_A_CHAIN_KIND, chain.kind);
+	put_name(EDGEDMA_A_CHAIN_START_REG, chain.start_reg);
+	put_name(EDGEDMA_A_CHAIN_START_HI_REG, chain.start_hi_reg);
+	put_name(EDGEDMA_A_CHAIN_LENGTH_REG, chain.length_reg);
+	put_number(EDGEDMA_A_CHAIN_ENTRIES, chain.entries);
+	put_name(EDGEDMA_A_CHAIN_HEAD_REG, chain.head_reg);
+	put_name(EDGEDMA_A_CHAIN_TAIL_REG, chain.tail_reg);
+	put_u32(request, operation, EDGEDMA_A_CHAIN_DESC_SIZE, chain.desc_size);
+	put_number(EDGEDMA_A_CHAIN_MAX_DESCS, chain.max_descs);
+	if (chain.flags)
+		put_u32(request, operation, EDGEDMA_A_CHAIN_FLAGS, chain.flags);
+	for (const DescriptorField &field : chain.fields) {
+		nlattr *field_nest = start_nest(request, operation, EDGEDMA_A_CHAIN_DFIELD);
+		put_string(request, operation, EDGEDMA_A_DFIELD_NAME, field.name);
+		put_u32(request, operation, EDGEDMA_A_DFIELD_OFFSET, field.offset);
+		put_u32(request, operation, EDGEDMA_A_DFIELD_WIDTH, field.width);
+		if (field.shift)
+			put_u32(request, operation, EDGEDMA_A_DFIELD_SHIFT, field.shift);
+		put_number(EDGEDMA_A_DFIELD_BITS, field.bits);
+		put_number(EDGEDMA_A_DFIELD_ROLE, field.role);
+		end_nest(request, operation, field_nest);
+	}
+	end_nest(request, operation, nest);
+}
 
 void put_target(nl_msg &request, std::string_view operation, const PolicyTarget &target)
 {
@@ -323,6 +396,62 @@ Snapshot Client::snapshot_get(std::uint64_t seq)
 						put_u64(request, operation,
 							EDGEDMA_A_SNAPSHOT_SEQ, seq);
 					});
+	});
+}
+
+std::uint32_t Client::profile_set(const Profile &profile)
+{
+	constexpr std::string_view operation = "PROFILE_SET";
+	return unless_module_predates(operation, "hold controller profiles", [&] {
+		return connection_->ask(
+			EDGEDMA_CMD_PROFILE_SET, operation, detail::decode_profile_bound,
+			[&](nl_msg &request) {
+				put_string(request, operation, EDGEDMA_A_PROFILE_NAME, profile.name);
+				if (profile.pci_id)
+					put_u32(request, operation, EDGEDMA_A_PROFILE_PCI_ID,
+						*profile.pci_id);
+				if (profile.compatible)
+					put_string(request, operation, EDGEDMA_A_PROFILE_COMPATIBLE,
+						   *profile.compatible);
+				if (profile.device)
+					put_string(request, operation, EDGEDMA_A_PROFILE_DEVICE,
+						   *profile.device);
+				for (const Register &reg : profile.registers)
+					put_register(request, operation, reg);
+				for (const DescriptorChain &chain : profile.chains)
+					put_chain(request, operation, chain);
+			});
+	});
+}
+
+std::vector<LoadedProfile> Client::profile_list()
+{
+	constexpr std::string_view operation = "PROFILE_GET";
+	return unless_module_predates(operation, "hold controller profiles", [&] {
+		return connection_->dump(EDGEDMA_CMD_PROFILE_GET, operation,
+					 detail::decode_profile);
+	});
+}
+
+LoadedProfile Client::profile_get(const std::string &name)
+{
+	constexpr std::string_view operation = "PROFILE_GET";
+	return unless_module_predates(operation, "hold controller profiles", [&] {
+		return connection_->ask(EDGEDMA_CMD_PROFILE_GET, operation, detail::decode_profile,
+					[&](nl_msg &request) {
+						put_string(request, operation,
+							   EDGEDMA_A_PROFILE_NAME, name);
+					});
+	});
+}
+
+void Client::profile_del(const std::string &name)
+{
+	constexpr std::string_view operation = "PROFILE_DEL";
+	unless_module_predates(operation, "hold controller profiles", [&] {
+		connection_->tell(EDGEDMA_CMD_PROFILE_DEL, operation, [&](nl_msg &request) {
+			put_string(request, operation, EDGEDMA_A_PROFILE_NAME, name);
+		});
 	});
 }
 

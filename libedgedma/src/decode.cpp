@@ -422,6 +422,38 @@ constexpr std::array<AttributeRule<SnapshotTaken>, 2> snapshot_taken_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_SEQ), &SnapshotTaken::seq, required},
 }};
 
+// A PROFILE_GET message's single attributes; REGISTER, CHAIN and
+// BOUND_DEVICE repeat and are walked apart.
+struct ProfileFlat {
+	std::string name;
+	std::optional<std::uint32_t> pci_id;
+	std::optional<std::string> compatible;
+	std::optional<std::string> device;
+	std::uint32_t bound = 0;
+	std::optional<std::uint32_t> registers;
+	std::optional<std::uint32_t> chains;
+};
+
+const std::array<AttributeRule<ProfileFlat>, 8> profile_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_PROFILE_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PROFILE_NAME), &ProfileFlat::name, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PROFILE_PCI_ID), &ProfileFlat::pci_id, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PROFILE_COMPATIBLE), &ProfileFlat::compatible, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PROFILE_DEVICE), &ProfileFlat::device, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PROFILE_BOUND), &ProfileFlat::bound, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PROFILE_REGISTERS), &ProfileFlat::registers, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PROFILE_CHAINS), &ProfileFlat::chains, optional},
+}};
+
+struct ProfileBound {
+	std::uint32_t bound = 0;
+};
+
+constexpr std::array<AttributeRule<ProfileBound>, 2> profile_bound_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_PROFILE_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PROFILE_BOUND), &ProfileBound::bound, required},
+}};
+
 // The two scatter-gather attributes come together, for sg mappings only.
 void check_segment(const Mapping &mapping, std::string_view context)
 {
@@ -571,9 +603,9 @@ DescriptorChain decode_chain(AttributeStream attributes, std::string_view contex
 	return chain;
 }
 
-// A register, its fields (named in errors as items of it) and which of
-// VALUE and SKIPPED it has: exactly one.
-Register decode_register(AttributeStream attributes, std::string_view context)
+// A register's definition: its single attributes and its fields (named in
+// errors as items of it).
+Register decode_register_definition(AttributeStream attributes, std::string_view context)
 {
 	Register reg = decode_set(context, attributes, register_rules);
 	for_each_attribute(context, attributes, [&](const nlattr &attribute) {
@@ -590,6 +622,14 @@ Register decode_register(AttributeStream attributes, std::string_view context)
 					" is not from 1 to 64");
 		reg.fields.push_back(std::move(field));
 	});
+	return reg;
+}
+
+// A register of a snapshot: its definition and which of VALUE and SKIPPED
+// it has: exactly one.
+Register decode_register(AttributeStream attributes, std::string_view context)
+{
+	Register reg = decode_register_definition(attributes, context);
 	if (reg.value && reg.skipped)
 		throw malformed(context, "both EDGEDMA_A_REGISTER_VALUE and "
 				"EDGEDMA_A_REGISTER_SKIPPED");
@@ -785,6 +825,59 @@ std::uint64_t decode_snapshot_taken(AttributeStream attributes, std::string_view
 	SnapshotTaken taken;
 	decode_set_into<snapshot_taken_rules>(context, attributes, taken);
 	return taken.seq;
+}
+
+LoadedProfile decode_profile(AttributeStream attributes, std::string_view context)
+{
+	ProfileFlat flat = decode_set(context, attributes, profile_rules);
+	LoadedProfile loaded;
+	loaded.profile.name = std::move(flat.name);
+	loaded.profile.pci_id = flat.pci_id;
+	loaded.profile.compatible = std::move(flat.compatible);
+	loaded.profile.device = std::move(flat.device);
+	loaded.bound = flat.bound;
+	if (loaded.profile.pci_id.has_value() + loaded.profile.compatible.has_value() +
+		    loaded.profile.device.has_value() != 1)
+		throw malformed(context, "not exactly one of EDGEDMA_A_PROFILE_PCI_ID, "
+				"EDGEDMA_A_PROFILE_COMPATIBLE and EDGEDMA_A_PROFILE_DEVICE");
+	for_each_attribute(context, attributes, [&](const nlattr &attribute) {
+		switch (nla_type(&attribute)) {
+		case EDGEDMA_A_PROFILE_REGISTER:
+			loaded.profile.registers.push_back(decode_register_definition(
+				payload_of(attribute),
+				item_context(context, "EDGEDMA_A_PROFILE_REGISTER",
+					     loaded.profile.registers.size() + 1)));
+			break;
+		case EDGEDMA_A_PROFILE_CHAIN:
+			loaded.profile.chains.push_back(decode_chain(
+				payload_of(attribute),
+				item_context(context, "EDGEDMA_A_PROFILE_CHAIN",
+					     loaded.profile.chains.size() + 1)));
+			break;
+		case EDGEDMA_A_PROFILE_BOUND_DEVICE: {
+			auto name = nul_terminated(payload_of(attribute));
+			if (!name)
+				not_a_string(context, "EDGEDMA_A_PROFILE_BOUND_DEVICE");
+			loaded.bound_devices.push_back(std::move(*name));
+			break;
+		}
+		default:
+			break;
+		}
+	});
+	// A dump message counts them; a whole profile has them.
+	loaded.register_count = flat.registers.value_or(
+		static_cast<std::uint32_t>(loaded.profile.registers.size()));
+	loaded.chain_count =
+		flat.chains.value_or(static_cast<std::uint32_t>(loaded.profile.chains.size()));
+	return loaded;
+}
+
+std::uint32_t decode_profile_bound(AttributeStream attributes, std::string_view context)
+{
+	ProfileBound bound;
+	decode_set_into<profile_bound_rules>(context, attributes, bound);
+	return bound.bound;
 }
 
 Snapshot decode_snapshot(AttributeStream record, std::string_view context)

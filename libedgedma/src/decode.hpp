@@ -17,6 +17,7 @@
 
 #include <edgedma/info.hpp>
 #include <edgedma/records.hpp>
+#include <edgedma/profile.hpp>
 #include <edgedma/snapshot.hpp>
 
 namespace edgedma::detail {
@@ -72,6 +73,11 @@ Snapshot decode_snapshot(AttributeStream record, std::string_view context);
 SnapshotHeader decode_snapshot_header(AttributeStream attributes, std::string_view context);
 // The SNAPSHOT_TAKE reply: the seq of the snapshot taken.
 std::uint64_t decode_snapshot_taken(AttributeStream attributes, std::string_view context);
+
+// A PROFILE_GET message: a whole profile (do) or its summary (dump).
+LoadedProfile decode_profile(AttributeStream attributes, std::string_view context);
+// PROFILE_SET's reply: how many devices the profile bound.
+std::uint32_t decode_profile_bound(AttributeStream attributes, std::string_view context);
 
 // The attribute sets written back, in the same attribute order the rules
 // list and without padding (readers do not need it): for recordings and

@@ -23,6 +23,11 @@ _edgedma_options() {
 	"snapshot take") echo "--addr --help" ;;
 	"snapshot list") echo "--json --help" ;;
 	"snapshot show") echo "--json --help" ;;
+	profile) echo "--help" ;;
+	"profile load") echo "--device --check --help" ;;
+	"profile list") echo "--json --help" ;;
+	"profile show") echo "--json --help" ;;
+	"profile unload") echo "--help" ;;
 	record) echo "--output --duration --device --no-map-events --help" ;;
 	replay) echo "--json --buckets --help" ;;
 	report) echo "--html --trace --json --buckets --help" ;;
@@ -64,7 +69,7 @@ _edgedma() {
 	fi
 	COMPREPLY=()
 
-	# The subcommand (and policy's and snapshot's own) so far; skip option
+	# The subcommand (and policy's, snapshot's and profile's own) so far; skip option
 	# values.
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		word=${COMP_WORDS[i]}
@@ -83,7 +88,7 @@ _edgedma() {
 		*)
 			if [[ -z $command ]]; then
 				command=$word
-			elif [[ $command == policy || $command == snapshot ]]; then
+			elif [[ $command == policy || $command == snapshot || $command == profile ]]; then
 				command="$command $word"
 			fi ;;
 		esac
@@ -131,12 +136,20 @@ _edgedma() {
 	fi
 	case $command in
 	'')
-		COMPREPLY=($(compgen -W "status findings watch mappings devices policy snapshot record
-			replay report" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "status findings watch mappings devices policy snapshot profile
+			record replay report" -- "$cur")) ;;
 	policy)
 		COMPREPLY=($(compgen -W "set get list del" -- "$cur")) ;;
 	snapshot)
 		COMPREPLY=($(compgen -W "take list show" -- "$cur")) ;;
+	profile)
+		COMPREPLY=($(compgen -W "load list show unload" -- "$cur")) ;;
+	"profile load")
+		_edgedma_files "$cur" ;;
+	"profile show" | "profile unload")
+		# The loaded profiles' names, when the module lets this user list them.
+		COMPREPLY=($(compgen -W "$(edgedma profile list --json 2>/dev/null |
+			sed -n 's/^{"name":"\([^"]*\)".*/\1/p')" -- "$cur")) ;;
 	"policy set" | "policy get" | "policy del" | "snapshot take")
 		COMPREPLY=($(compgen -W "$(_edgedma_devices)" -- "$cur")) ;;
 	replay)

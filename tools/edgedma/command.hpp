@@ -31,6 +31,7 @@ Action setup_mappings(CLI::App &command);
 Action setup_devices(CLI::App &command);
 Action setup_policy(CLI::App &command);
 Action setup_snapshot(CLI::App &command);
+Action setup_profile(CLI::App &command);
 Action setup_record(CLI::App &command);
 Action setup_report(CLI::App &command);
 Action setup_replay(CLI::App &command);

@@ -30,6 +30,8 @@ constexpr Subcommand subcommands[] = {
 	 setup_policy},
 	{"snapshot", "Take, list and show snapshots: a device's DMA state, frozen",
 	 setup_snapshot},
+	{"profile", "Load, list, show and unload controller profiles (registers, descriptors)",
+	 setup_profile},
 	{"record", "Save the live findings and mapping events to a recording file",
 	 setup_record},
 	{"report", "Explain a recording or the live module: text, JSON, an HTML page, a trace",

@@ -286,13 +286,7 @@ nlohmann::ordered_json chain_json(const DescriptorChain &chain)
 	using Json = nlohmann::ordered_json;
 	Json fields = Json::array();
 	for (const DescriptorField &field : chain.fields)
-		fields.push_back({{"name", field.name},
-				  {"offset", field.offset},
-				  {"width", field.width},
-				  {"shift", field.shift},
-				  {"bits", field.bits ? Json(*field.bits) : Json(nullptr)},
-				  {"role", field.role ? Json(descriptor_role_label(*field.role))
-						      : Json(nullptr)}});
+		fields.push_back(descriptor_field_json(field));
 	Json descriptors = Json::array();
 	for (const Descriptor &descriptor : chain.descriptors) {
 		Json values = Json::object();
@@ -542,6 +536,16 @@ std::string unmaps_text(const Snapshot &snapshot, const Symbolizer &symbols)
 }
 
 } // namespace
+
+nlohmann::ordered_json descriptor_field_json(const DescriptorField &field)
+{
+	return {{"name", field.name},
+		{"offset", field.offset},
+		{"width", field.width},
+		{"shift", field.shift},
+		{"bits", field.bits ? Json(*field.bits) : Json(nullptr)},
+		{"role", field.role ? Json(descriptor_role_label(*field.role)) : Json(nullptr)}};
+}
 
 std::string snapshot_announcement_text(const SnapshotHeader &header)
 {

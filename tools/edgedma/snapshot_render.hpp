@@ -79,4 +79,9 @@ nlohmann::ordered_json snapshot_json(const Snapshot &snapshot, const Symbolizer 
 // mappings left out, and a TRUNCATED line when the record ran out of room.
 std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols);
 
+// A descriptor field's layout, as snapshot show and profile show give it:
+// name, offset, width, shift, bits (null: all of them), role (a word, or
+// null).
+nlohmann::ordered_json descriptor_field_json(const DescriptorField &field);
+
 } // namespace edgedma::cli

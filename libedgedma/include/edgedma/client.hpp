@@ -9,6 +9,7 @@
 
 #include <edgedma/export.hpp>
 #include <edgedma/info.hpp>
+#include <edgedma/profile.hpp>
 #include <edgedma/records.hpp>
 #include <edgedma/snapshot.hpp>
 
@@ -104,6 +105,22 @@ public:
 	// for; where neither CAP_NET_ADMIN nor net.core.rmem_max allows it, a
 	// large record is refused with ENOBUFS and a message saying so.
 	Snapshot snapshot_get(std::uint64_t seq);
+
+	// Controller profiles (profile.hpp), with the same refusal from a
+	// module too old to hold them.
+	//
+	// Sets a profile, replacing one of the same name, and binds it to the
+	// matching devices present; returns how many. The module refuses a
+	// register outside a window of a matching device, or a chain naming a
+	// register the profile lacks, with EINVAL and a message naming it.
+	std::uint32_t profile_set(const Profile &profile);
+	// Every profile: name, match, devices bound, register and chain counts.
+	std::vector<LoadedProfile> profile_list();
+	// One profile whole, with the devices it is bound to; ENOENT when the
+	// module holds none of that name.
+	LoadedProfile profile_get(const std::string &name);
+	// Removes a profile; ENOENT when there is none of that name.
+	void profile_del(const std::string &name);
 
 private:
 	MapEventsState map_events_request(std::optional<bool> enable);
