@@ -81,6 +81,8 @@ struct edgedma_chain_walker {
 	struct edgedma_mapping holder;
 	unsigned int history_lookups;
 	u32 walk;			/* enum edgedma_chain_walk */
+	bool have_owners;		/* a ring with head and tail read */
+	u32 head, tail;
 	u8 desc[EDGEDMA_DESC_SIZE_MAX];
 };
 
@@ -194,6 +196,15 @@ static int edgedma_put_buffer(struct edgedma_chain_walker *w, unsigned int field
 	return 0;
 }
 
+/* Ring slot @slot's owner: the device's from head up to tail, wrapping. */
+static u32 edgedma_slot_owner(const struct edgedma_chain_walker *w, u32 slot)
+{
+	bool device = w->head <= w->tail ? slot >= w->head && slot < w->tail
+					 : slot >= w->head || slot < w->tail;
+
+	return device ? EDGEDMA_OWNER_DEVICE : EDGEDMA_OWNER_DRIVER;
+}
+
 /*
  * One EDGEDMA_A_CHAIN_DESCRIPTOR: the descriptor at @addr, read, with its
  * buffers. Returns its state, or 0 when the record ran out of room.
@@ -213,6 +224,8 @@ static u32 edgedma_put_descriptor(struct edgedma_chain_walker *w, u32 index, u64
 	if (edgedma_record_put_u32(r, EDGEDMA_A_DESC_INDEX, index) ||
 	    edgedma_record_put_u64(r, EDGEDMA_A_DESC_DMA_ADDR, addr) ||
 	    edgedma_record_put_u32(r, EDGEDMA_A_DESC_STATE, state) ||
+	    (w->have_owners &&
+	     edgedma_record_put_u32(r, EDGEDMA_A_DESC_OWNER, edgedma_slot_owner(w, index))) ||
 	    (state == EDGEDMA_DESC_READ &&
 	     edgedma_record_put(r, EDGEDMA_A_DESC_BYTES, w->desc, c->desc_size)))
 		goto cancel;
@@ -339,7 +352,7 @@ void edgedma_snapshot_put_chain(struct edgedma_record *r, struct edgedma_devrec 
 	u64 start, hi = 0, length = 0, head = 0, tail = 0;
 	u32 bound = min_t(u32, READ_ONCE(snapshot_descriptors), EDGEDMA_CHAIN_DESCS_MAX);
 	u32 count = c->entries, skipped = 0, *walk_value;
-	bool have_head;
+	bool have_head, have_tail;
 	int nest;
 
 	nest = edgedma_record_nest_start(r, EDGEDMA_A_SNAPSHOT_CHAIN);
@@ -361,13 +374,20 @@ void edgedma_snapshot_put_chain(struct edgedma_record *r, struct edgedma_devrec 
 		count = min_t(u64, (c->flags & EDGEDMA_CHAIN_LENGTH_IN_BYTES) ?
 				   div_u64(length, c->desc_size) : length, U32_MAX);
 	have_head = edgedma_chain_reg(p, b, c->head_reg, &head);
+	have_tail = edgedma_chain_reg(p, b, c->tail_reg, &tail);
 	if (edgedma_record_put_u64(r, EDGEDMA_A_CHAIN_START, start) ||
 	    (c->kind == EDGEDMA_CHAIN_RING &&
 	     edgedma_record_put_u32(r, EDGEDMA_A_CHAIN_COUNT, count)) ||
 	    (have_head && edgedma_record_put_u32(r, EDGEDMA_A_CHAIN_HEAD, head)) ||
-	    (edgedma_chain_reg(p, b, c->tail_reg, &tail) &&
-	     edgedma_record_put_u32(r, EDGEDMA_A_CHAIN_TAIL, tail)))
+	    (have_tail && edgedma_record_put_u32(r, EDGEDMA_A_CHAIN_TAIL, tail)))
 		goto end;
+	/* Registers that say slots past the ring's end say nothing of owners. */
+	if (c->kind == EDGEDMA_CHAIN_RING && have_head && have_tail && head < count &&
+	    tail < count) {
+		w.have_owners = true;
+		w.head = head;
+		w.tail = tail;
+	}
 	if (!rec) {
 		skipped = EDGEDMA_SKIP_DEVICE_UNSEEN;
 		goto skip;

@@ -538,11 +538,12 @@ const std::array<AttributeRule<DescriptorField>, 7> dfield_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DFIELD_ROLE), &DescriptorField::role, optional},
 }};
 
-const std::array<AttributeRule<Descriptor>, 4> descriptor_rules{{
+const std::array<AttributeRule<Descriptor>, 5> descriptor_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_DESC_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DESC_INDEX), &Descriptor::index, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DESC_DMA_ADDR), &Descriptor::dma_addr, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DESC_STATE), &Descriptor::state, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_DESC_OWNER), &Descriptor::owner, optional},
 }};
 
 const std::array<AttributeRule<DescriptorBuffer>, 7> buffer_rules{{

@@ -32,6 +32,8 @@ constexpr std::uint32_t first_chain_kind = EDGEDMA_CHAIN_RING;
 constexpr std::uint32_t last_chain_kind = EDGEDMA_CHAIN_LIST;
 constexpr std::uint32_t first_desc_state = EDGEDMA_DESC_READ;
 constexpr std::uint32_t last_desc_state = EDGEDMA_DESC_READ_FAULT;
+constexpr std::uint32_t first_desc_owner = EDGEDMA_OWNER_DEVICE;
+constexpr std::uint32_t last_desc_owner = EDGEDMA_OWNER_DRIVER;
 constexpr std::uint32_t first_buffer_state = EDGEDMA_BUFFER_LIVE;
 constexpr std::uint32_t last_buffer_state = EDGEDMA_BUFFER_NULL;
 constexpr std::uint32_t first_desc_role = EDGEDMA_DESC_ROLE_ADDRESS;
@@ -190,6 +192,15 @@ constexpr std::string_view name_of(edgedma_desc_state state)
 	return {};
 }
 
+constexpr std::string_view name_of(edgedma_desc_owner owner)
+{
+	switch (owner) {
+	case EDGEDMA_OWNER_DEVICE: return "device";
+	case EDGEDMA_OWNER_DRIVER: return "driver";
+	}
+	return {};
+}
+
 constexpr std::string_view name_of(edgedma_buffer_state state)
 {
 	switch (state) {
@@ -341,6 +352,7 @@ static_assert(all_bits_named<edgedma_chain_walk>(known_walk_flags));
 static_assert(all_named<edgedma_chain_kind>(first_chain_kind, last_chain_kind));
 static_assert(all_named<edgedma_desc_state>(first_desc_state, last_desc_state));
 static_assert(all_named<edgedma_buffer_state>(first_buffer_state, last_buffer_state));
+static_assert(all_named<edgedma_desc_owner>(first_desc_owner, last_desc_owner));
 static_assert(all_named<edgedma_desc_role>(first_desc_role, last_desc_role));
 // CHECKS is a u32 with one bit per kind.
 static_assert(last_finding_kind <= 32);
@@ -518,6 +530,12 @@ std::string descriptor_state_label(std::uint32_t state)
 {
 	return label(lookup<edgedma_desc_state>(state, first_desc_state, last_desc_state),
 		     "state", state);
+}
+
+std::string descriptor_owner_label(std::uint32_t owner)
+{
+	return label(lookup<edgedma_desc_owner>(owner, first_desc_owner, last_desc_owner),
+		     "owner", owner);
 }
 
 std::string buffer_state_label(std::uint32_t state)

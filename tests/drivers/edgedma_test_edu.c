@@ -277,6 +277,12 @@ struct edu_chain_desc {
 #define EDU_CHAIN_LIVE		4	/* the first four point at live buffers */
 #define EDU_CHAIN_BUF_LEN	256
 #define EDU_CHAIN_UNKNOWN	0x1000	/* an address this device never mapped */
+/*
+ * Seen as a ring, the head and tail the test profile reads from DMA_DST and
+ * DMA_CNT: the device would own slots 4, 5 and 0, the driver 1 to 3.
+ */
+#define EDU_CHAIN_RING_HEAD	EDU_CHAIN_LIVE
+#define EDU_CHAIN_RING_TAIL	1
 
 struct edu_test {
 	struct pci_dev *pdev;
@@ -2119,6 +2125,7 @@ static int edu_mode_hold_line_pair(struct edu_test *t)
  * descriptor" register): four point at live buffers, one at a buffer
  * unmapped already, one at an address never mapped; the last ends the
  * list, or with @loop points back at the third. Kept until "release".
+ * DMA_DST and DMA_CNT hold a head and a tail for a ring's view of it.
  */
 static int edu_hold_chain(struct edu_test *t, bool loop)
 {
@@ -2185,7 +2192,10 @@ static int edu_hold_chain(struct edu_test *t, bool loop)
 	t->chain[i].ctrl = cpu_to_le32(i);
 	t->chain[i].next = cpu_to_le64(loop ? t->chain_dma + 2 * sizeof(*t->chain) : 0);
 	writeq(t->chain_dma, t->regs + EDU_REG_DMA_SRC);
-	edu_rec(t, "dma_src=%pad%s", &t->chain_dma, loop ? " loop-to=2" : "");
+	writeq(EDU_CHAIN_RING_HEAD, t->regs + EDU_REG_DMA_DST);
+	writeq(EDU_CHAIN_RING_TAIL, t->regs + EDU_REG_DMA_CNT);
+	edu_rec(t, "dma_src=%pad%s ring-head=%u ring-tail=%u", &t->chain_dma,
+		loop ? " loop-to=2" : "", EDU_CHAIN_RING_HEAD, EDU_CHAIN_RING_TAIL);
 	return 0;
 }
 

@@ -72,7 +72,7 @@ struct snap_buffer {
 };
 
 struct snap_desc {
-	__u32 index, state, nbytes;
+	__u32 index, state, nbytes, owner;	/* owner 0: not given */
 	__u64 dma_addr;
 	unsigned int n_buffers;
 	struct snap_buffer buffers[2];
@@ -238,6 +238,9 @@ static void parse_desc(const struct nlattr *nest, struct snap_desc *d)
 			break;
 		case EDGEDMA_A_DESC_STATE:
 			nl_attr_u32(a, &d->state);
+			break;
+		case EDGEDMA_A_DESC_OWNER:
+			nl_attr_u32(a, &d->owner);
 			break;
 		case EDGEDMA_A_DESC_BYTES:
 			d->nbytes = nl_attr_len(a);
@@ -933,7 +936,7 @@ struct dfield_def {
 struct chain_def {
 	const char *name;
 	__u32 kind;
-	const char *start_reg, *length_reg;
+	const char *start_reg, *length_reg, *head_reg, *tail_reg;
 	__u32 entries, desc_size, max_descs;
 	unsigned int n_fields;
 	struct dfield_def fields[4];
@@ -952,6 +955,10 @@ static void put_chain(struct __test_metadata *_metadata, struct nl_msg *m,
 		ASSERT_LE(0, nl_put_str(m, EDGEDMA_A_CHAIN_START_REG, c->start_reg));
 	if (c->length_reg)
 		ASSERT_LE(0, nl_put_str(m, EDGEDMA_A_CHAIN_LENGTH_REG, c->length_reg));
+	if (c->head_reg)
+		ASSERT_LE(0, nl_put_str(m, EDGEDMA_A_CHAIN_HEAD_REG, c->head_reg));
+	if (c->tail_reg)
+		ASSERT_LE(0, nl_put_str(m, EDGEDMA_A_CHAIN_TAIL_REG, c->tail_reg));
 	if (c->entries)
 		ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_CHAIN_ENTRIES, c->entries));
 	ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_CHAIN_DESC_SIZE, c->desc_size));
@@ -1149,7 +1156,12 @@ static int family_attrs(const struct nlmsghdr *nlh, __u16 family, const void **a
 /* ---- descriptor chains ---------------------------------------------------- */
 
 /* The test driver's list ("hold-chain"): 24-byte descriptors. */
-static const struct reg_def chain_regs[] = { { "DMA_SRC", 0, 0x80, 8 } };
+static const struct reg_def chain_regs[] = {
+	{ "DMA_SRC", 0, 0x80, 8 },
+	/* A ring's head and tail, as hold-chain sets them. */
+	{ "DMA_DST", 0, 0x88, 8 },
+	{ "DMA_CNT", 0, 0x90, 8 },
+};
 
 #define EDU_CHAIN_LIST(max)							\
 	{ .name = "test-list", .kind = EDGEDMA_CHAIN_LIST, .start_reg = "DMA_SRC",	\
@@ -1272,7 +1284,11 @@ TEST_F(snapshot, chain_list_buffers_resolved)
 }
 
 /*
- * The same memory as a ring of six: every slot read from slot 0; with a
+ * The same memory as a ring of six: every slot read from slot 0, and no
+ * owner without head and tail registers; with DMA_DST as its head (4) and
+ * DMA_CNT as its tail (1), walked from slot 4 on, slots 4, 5 and 0 the
+ * device's, the rest the driver's, so the device owns the descriptor
+ * whose buffer was unmapped; with a
  * bound of three, three and the bound flag; as a list whose last
  * descriptor points back at the third, each descriptor once and the loop
  * flag; once the driver freed the list (the register still holding its
@@ -1285,6 +1301,13 @@ TEST_F(snapshot, chain_ring_bound_loop_unmapped)
 		.entries = 6, .desc_size = 24, .n_fields = 1,
 		.fields = { { "addr", 0, 8, EDGEDMA_DESC_ROLE_ADDRESS } },
 	};
+	static const struct chain_def headed = {
+		.name = "test-ring", .kind = EDGEDMA_CHAIN_RING, .start_reg = "DMA_SRC",
+		.head_reg = "DMA_DST", .tail_reg = "DMA_CNT",
+		.entries = 6, .desc_size = 24, .n_fields = 1,
+		.fields = { { "addr", 0, 8, EDGEDMA_DESC_ROLE_ADDRESS } },
+	};
+	static const __u32 slot_order[] = { 4, 5, 0, 1, 2, 3 };
 	static const struct chain_def bounded = EDU_CHAIN_LIST(3);
 	static const struct chain_def list = EDU_CHAIN_LIST(0);
 	static struct snapshot s;
@@ -1304,7 +1327,19 @@ TEST_F(snapshot, chain_ring_bound_loop_unmapped)
 	for (i = 0; i < c->n_descs; i++) {
 		EXPECT_EQ(i, c->descs[i].index);
 		EXPECT_EQ((__u32)EDGEDMA_DESC_READ, c->descs[i].state);
+		EXPECT_EQ(0U, c->descs[i].owner) TH_LOG("an owner without head and tail");
 	}
+
+	snapshot_chain(_metadata, self, &headed, &s);
+	ASSERT_EQ(6U, c->n_descs);
+	for (i = 0; i < c->n_descs; i++) {
+		EXPECT_EQ(slot_order[i], c->descs[i].index) TH_LOG("the walk starts at the head");
+		EXPECT_EQ((__u32)(i < 3 ? EDGEDMA_OWNER_DEVICE : EDGEDMA_OWNER_DRIVER),
+			  c->descs[i].owner) TH_LOG("slot %u's owner", c->descs[i].index);
+	}
+	ASSERT_EQ(1U, c->descs[0].n_buffers);
+	EXPECT_EQ((__u32)EDGEDMA_BUFFER_UNMAPPED, c->descs[0].buffers[0].state)
+		TH_LOG("the device's slot 4 does not point at the unmapped buffer");
 
 	snapshot_chain(_metadata, self, &bounded, &s);
 	EXPECT_EQ((__u32)EDGEDMA_WALK_BOUND, c->walk);
@@ -1399,7 +1434,7 @@ TEST_F(snapshot, chain_definitions_checked)
 				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
 	EXPECT_EQ(1U, pr.chains);
 	EXPECT_STREQ("test-list", pr.chain_name);
-	EXPECT_EQ(1U, pr.registers);
+	EXPECT_EQ(ARRAY_SIZE(chain_regs), pr.registers);
 	EXPECT_EQ(bound, pr.bound_devices);
 	EXPECT_STREQ(edu_dev, pr.device);
 	profile_del(self, EDU_PROFILE, &ans);

@@ -232,6 +232,9 @@ TEST(DescriptorChainNames, AreTheOnesTheSpecSpells)
 	EXPECT_EQ(descriptor_state_label(EDGEDMA_DESC_READ_FAULT), "read-fault");
 	EXPECT_EQ(buffer_state_label(EDGEDMA_BUFFER_UNMAPPED), "unmapped");
 	EXPECT_EQ(buffer_state_label(EDGEDMA_BUFFER_NULL), "null");
+	EXPECT_EQ(descriptor_owner_label(EDGEDMA_OWNER_DEVICE), "device");
+	EXPECT_EQ(descriptor_owner_label(EDGEDMA_OWNER_DRIVER), "driver");
+	EXPECT_EQ(descriptor_owner_label(7), "owner-7");
 	EXPECT_EQ(descriptor_role_label(EDGEDMA_DESC_ROLE_NEXT), "next");
 	EXPECT_EQ(chain_walk_names(EDGEDMA_WALK_LOOP | EDGEDMA_WALK_HISTORY_SKIPPED | (1u << 9)),
 		  (std::vector<std::string>{"loop", "history-skipped", "0x200"}));

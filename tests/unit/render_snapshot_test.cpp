@@ -463,7 +463,8 @@ std::vector<std::byte> chain_record()
 	RecordBuilder second;
 	second.u32(EDGEDMA_A_DESC_INDEX, 1)
 		.u64(EDGEDMA_A_DESC_DMA_ADDR, 0xffbf010)
-		.u32(EDGEDMA_A_DESC_STATE, EDGEDMA_DESC_NO_MAPPING);
+		.u32(EDGEDMA_A_DESC_STATE, EDGEDMA_DESC_NO_MAPPING)
+		.u32(EDGEDMA_A_DESC_OWNER, EDGEDMA_OWNER_DEVICE);
 	chain.nest(EDGEDMA_A_CHAIN_DESCRIPTOR, first).nest(EDGEDMA_A_CHAIN_DESCRIPTOR, second);
 	record.nest(EDGEDMA_A_SNAPSHOT_CHAIN, chain);
 	return record.bytes();
@@ -488,7 +489,7 @@ TEST(SnapshotChains, DecodedAndShownWithFieldsAndBuffers)
 				   "0xffbf000\n"
 				   "  [0] 0xffbf000  addr=0xfee01000 next=0xffbf010 len=0x100\n"
 				   "      buffer 0xfee01000+256: UNMAPPED (recent unmap 0xfee01000+256)\n"
-				   "  [1] 0xffbf010  NOT READ: no-mapping\n"
+				   "  [1] 0xffbf010  device's  NOT READ: no-mapping\n"
 				   "  walk ended: loop\n"))
 		<< text;
 	const auto json = snapshot_json(snapshot, symbols);
@@ -499,6 +500,9 @@ TEST(SnapshotChains, DecodedAndShownWithFieldsAndBuffers)
 	EXPECT_EQ(json["descriptors"][0]["descriptors"][0]["bytes"],
 		  "0010e0fe0000000010f0fb0f00010000");
 	EXPECT_EQ(json["descriptors"][0]["descriptors"][1]["state"], "no-mapping");
+	EXPECT_EQ(json["descriptors"][0]["descriptors"][0]["owner"], nullptr);
+	EXPECT_EQ(json["descriptors"][0]["descriptors"][1]["owner"], "device");
+	EXPECT_EQ(chain.descriptors[1].owner, static_cast<std::uint32_t>(EDGEDMA_OWNER_DEVICE));
 }
 
 // Big-endian fields and bit fields of a descriptor.

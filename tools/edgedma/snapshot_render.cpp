@@ -264,6 +264,8 @@ std::string chains_text(const Snapshot &snapshot)
 		for (const Descriptor &descriptor : chain.descriptors) {
 			text += "  [" + std::to_string(descriptor.index) + "] " +
 				hex(descriptor.dma_addr) + "  ";
+			if (descriptor.owner)
+				text += descriptor_owner_label(*descriptor.owner) + "'s  ";
 			if (descriptor.state == EDGEDMA_DESC_READ)
 				text += descriptor_fields_text(chain, descriptor) + "\n";
 			else
@@ -283,7 +285,6 @@ std::string chains_text(const Snapshot &snapshot)
 
 nlohmann::ordered_json chain_json(const DescriptorChain &chain)
 {
-	using Json = nlohmann::ordered_json;
 	Json fields = Json::array();
 	for (const DescriptorField &field : chain.fields)
 		fields.push_back(descriptor_field_json(field));
@@ -314,6 +315,9 @@ nlohmann::ordered_json chain_json(const DescriptorChain &chain)
 		descriptors.push_back({{"index", descriptor.index},
 				       {"dma_addr", hex(descriptor.dma_addr)},
 				       {"state", descriptor_state_label(descriptor.state)},
+				       {"owner", descriptor.owner
+							 ? Json(descriptor_owner_label(*descriptor.owner))
+							 : Json(nullptr)},
 				       {"fields", std::move(values)},
 				       {"bytes", raw},
 				       {"buffers", std::move(buffers)}});

@@ -44,7 +44,8 @@ std::string snapshot_list_text(const std::vector<SnapshotHeader> &headers);
 // profile describes the device), registers, descriptors (one object per
 // descriptor chain: name, kind, start, count, head, tail, walk (words),
 // skipped, desc_size, fields (the layout: name, offset, width, shift, bits,
-// role) and descriptors [{index, dma_addr, state, fields {name: "0x.."},
+// role) and descriptors [{index, dma_addr, state, owner ("device",
+// "driver" or null), fields {name: "0x.."},
 // bytes (hex), buffers [{field, addr, length, state, mapping_addr,
 // mapping_size}]}]), views, cache_line and coherent
 // (null when the record lacks them), line_sharers, mappings,

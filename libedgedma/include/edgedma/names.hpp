@@ -84,6 +84,8 @@ EDGEDMA_API std::vector<std::string> register_flag_names(std::uint32_t flags);
 EDGEDMA_API std::string chain_kind_label(std::uint32_t kind);
 EDGEDMA_API std::string descriptor_state_label(std::uint32_t state);
 EDGEDMA_API std::string buffer_state_label(std::uint32_t state);
+// enum edgedma_desc_owner: "device", "driver"; unknown as "owner-N".
+EDGEDMA_API std::string descriptor_owner_label(std::uint32_t owner);
 EDGEDMA_API std::string descriptor_role_label(std::uint32_t role);
 // enum edgedma_chain_walk bits set: "loop", "bound", "no-mapping",
 // "unreadable", "no-room", "history-skipped"; unknown bits as hex.

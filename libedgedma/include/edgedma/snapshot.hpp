@@ -185,6 +185,9 @@ struct Descriptor {
 	std::uint32_t state = 0;      // enum edgedma_desc_state
 	std::vector<std::byte> bytes; // as read; empty when not read
 	std::vector<DescriptorBuffer> buffers;
+	// enum edgedma_desc_owner: a ring's slot between its head and tail is
+	// the device's, the rest the driver's; absent without both registers.
+	std::optional<std::uint32_t> owner;
 
 	bool operator==(const Descriptor &) const = default;
 };

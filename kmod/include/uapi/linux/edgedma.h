@@ -410,6 +410,18 @@ enum edgedma_desc_state {
 	EDGEDMA_DESC_READ_FAULT,	/* reading its memory faulted */
 };
 
+/*
+ * Who a ring's descriptor belongs to (EDGEDMA_A_DESC_OWNER), by the head
+ * and tail registers: the device owns the slots from the head up to the
+ * tail (none when they are equal), the driver the rest. A driver-owned
+ * descriptor may hold a stale address; a device-owned one pointing at no
+ * live mapping is a bug.
+ */
+enum edgedma_desc_owner {
+	EDGEDMA_OWNER_DEVICE = 1,
+	EDGEDMA_OWNER_DRIVER,
+};
+
 /* Where a descriptor's buffer lies (EDGEDMA_A_BUFFER_STATE). */
 enum edgedma_buffer_state {
 	EDGEDMA_BUFFER_LIVE = 1,	/* inside a live mapping of the device */
@@ -884,6 +896,8 @@ enum {
 	EDGEDMA_A_DESC_BYTES,		/* binary, DESC_SIZE bytes as read */
 	EDGEDMA_A_DESC_BUFFER,		/* nested EDGEDMA_A_BUFFER_*, one per
 					 * ROLE address field, in field order */
+	EDGEDMA_A_DESC_OWNER,		/* u32, enum edgedma_desc_owner: rings
+					 * whose head and tail were read */
 
 	__EDGEDMA_A_DESC_MAX,
 	EDGEDMA_A_DESC_MAX = (__EDGEDMA_A_DESC_MAX - 1)
