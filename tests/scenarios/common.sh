@@ -217,6 +217,8 @@ has_carrier() { nsenter -t "$1" -n ip link show "$2" | grep -q LOWER_UP; }
 # into its own network namespace, so the only way between their addresses is
 # over the wire: ping (small and fragmented) and a TCP copy of 4 MiB of
 # random data, compared byte for byte, with both NICs' counters checked.
+# A scenario that sets while_linked to a function's name has it run after
+# the copy, with both links still up and their rings in use.
 net_pair_traffic() {
 	drv=$1
 	# shellcheck disable=SC2046
@@ -267,6 +269,7 @@ net_pair_traffic() {
 	if [ "$tx" -lt 4194304 ] || [ "$rx" -lt 4194304 ]; then
 		fail "the NICs' counters do not show the copy"
 	fi
+	[ -z "${while_linked:-}" ] || "$while_linked"
 
 	nsenter -t "$nspid" -n ip link set "$b" down
 	nsenter -t "$nspid" -n ip link set "$b" netns 1 || fail "cannot move $b back"
