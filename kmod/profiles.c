@@ -448,7 +448,8 @@ out:
 }
 
 void edgedma_profile_put(struct edgedma_record *r, struct device *dev,
-			 struct edgedma_devrec *rec, bool trylock)
+			 struct edgedma_devrec *rec, bool trylock,
+			 struct edgedma_buffer_pages *pages)
 {
 	const struct edgedma_profile_binding *b = NULL;
 	const struct edgedma_profile *p = NULL;
@@ -477,7 +478,7 @@ void edgedma_profile_put(struct edgedma_record *r, struct device *dev,
 						  &p->regs[i]))
 			goto out;
 	for (i = 0; i < p->nchains; i++)
-		edgedma_snapshot_put_chain(r, rec, trylock, p, b, &p->chains[i]);
+		edgedma_snapshot_put_chain(r, rec, trylock, p, b, &p->chains[i], pages);
 out:
 	rcu_read_unlock();
 }

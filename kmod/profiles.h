@@ -139,17 +139,19 @@ bool edgedma_profile_next(unsigned long *slot, struct edgedma_profile_summary *o
  */
 int edgedma_profile_put_definition(struct edgedma_record *r, const char *name);
 
+struct edgedma_buffer_pages;
 struct edgedma_devrec;
 
 /*
  * Put the profile bound to @dev and its registers, each read now (unless
  * reading it changes the device), then its descriptor chains walked
- * through @rec's mappings (snapshot_descriptors.c), into @r; say so when
- * none is bound. @trylock: take no lock that may be held (fault, panic).
+ * through @rec's mappings (snapshot_descriptors.c), into @r, the pages of
+ * their buffers into @pages; say so when none is bound. @trylock: take no lock that may be held (fault, panic).
  * Any context but NMI: RCU, MMIO and fault-safe memory reads only.
  */
 void edgedma_profile_put(struct edgedma_record *r, struct device *dev,
-			 struct edgedma_devrec *rec, bool trylock);
+			 struct edgedma_devrec *rec, bool trylock,
+			 struct edgedma_buffer_pages *pages);
 
 /* Register @reg of the binding @b, read now (MMIO). */
 u64 edgedma_profile_read_register(const struct edgedma_profile_binding *b,

@@ -308,8 +308,10 @@ static void edgedma_snapshot_put_lines(struct edgedma_record *r, struct device *
 static void edgedma_snapshot_put_mappings(struct edgedma_record *r,
 					  struct device *dev,
 					  struct edgedma_devrec *rec,
-					  const struct edgedma_snapshot_request *t)
+					  const struct edgedma_snapshot_request *t,
+					  const struct edgedma_buffer_pages *buffers)
 {
+	unsigned int pages;
 	struct edgedma_snapshot_walk w = {
 		.r = r, .t = t, .room = READ_ONCE(snapshot_mappings),
 	};
@@ -320,7 +322,8 @@ static void edgedma_snapshot_put_mappings(struct edgedma_record *r,
 		edgedma_snapshot_put_mapping(r, &w.first);
 	}
 	/* What the memory is, before the lists that may fill the record. */
-	edgedma_snapshot_put_pages(r, dev, t, w.have_first ? &w.first : NULL);
+	pages = edgedma_snapshot_put_pages(r, dev, t, w.have_first ? &w.first : NULL);
+	edgedma_snapshot_put_buffer_pages(r, dev, t, buffers, pages);
 	edgedma_snapshot_put_lines(r, dev, t, w.have_first ? &w.first : NULL);
 	if (!edgedma_maptrack_walk_device(rec, t->atomic,
 					  edgedma_snapshot_walk_mapping, &w))
@@ -432,6 +435,7 @@ static void edgedma_snapshot_summarize(const struct edgedma_record *r,
 int edgedma_snapshot_take(struct device *dev,
 			  const struct edgedma_snapshot_request *t, u64 *seq)
 {
+	struct edgedma_buffer_pages buffers = { 0 };
 	struct edgedma_snapshot_slot *slot;
 	struct edgedma_devrec *rec;
 	struct edgedma_record r;
@@ -467,9 +471,9 @@ int edgedma_snapshot_take(struct device *dev,
 	 * The controller's registers and descriptor chains first: what the
 	 * device was told to do.
 	 */
-	edgedma_profile_put(&r, dev, rec, t->atomic);
+	edgedma_profile_put(&r, dev, rec, t->atomic, &buffers);
 	if (rec) {
-		edgedma_snapshot_put_mappings(&r, dev, rec, t);
+		edgedma_snapshot_put_mappings(&r, dev, rec, t, &buffers);
 		edgedma_snapshot_put_unmaps(&r, rec, t);
 	} else {
 		edgedma_snapshot_put_pages(&r, dev, t, NULL);

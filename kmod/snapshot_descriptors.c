@@ -76,6 +76,7 @@ struct edgedma_chain_walker {
 	struct edgedma_record *r;
 	struct edgedma_devrec *rec;
 	const struct edgedma_profile_chain *c;
+	struct edgedma_buffer_pages *pages;
 	bool trylock;
 	bool have_holder;
 	struct edgedma_mapping holder;
@@ -148,9 +149,12 @@ static bool edgedma_find_unmap_of(const struct edgedma_unmapped *u, void *arg)
 	return true;
 }
 
-/* Where the buffer @addr, @len bytes (0: unknown) lies. */
+/*
+ * Where the buffer @addr, @len bytes (0: unknown) lies; its pages are
+ * noted for their views unless the driver owns the descriptor.
+ */
 static int edgedma_put_buffer(struct edgedma_chain_walker *w, unsigned int field,
-			      u64 addr, int len_field, u64 len)
+			      u64 addr, int len_field, u64 len, bool drivers)
 {
 	struct edgedma_record *r = w->r;
 	struct edgedma_mapping m;
@@ -178,6 +182,15 @@ static int edgedma_put_buffer(struct edgedma_chain_walker *w, unsigned int field
 	} else {
 		state = EDGEDMA_BUFFER_UNKNOWN;
 		w->walk |= EDGEDMA_WALK_HISTORY_SKIPPED;
+	}
+	if (state != EDGEDMA_BUFFER_NULL && !drivers) {
+		bool live = state == EDGEDMA_BUFFER_LIVE || state == EDGEDMA_BUFFER_OVERRUN;
+
+		edgedma_buffer_pages_add(w->pages, addr, live ? &m : NULL,
+					 state != EDGEDMA_BUFFER_LIVE);
+		/* Past its mapping: where the device would go on to. */
+		if (state == EDGEDMA_BUFFER_OVERRUN)
+			edgedma_buffer_pages_add(w->pages, addr + len - 1, NULL, true);
 	}
 
 	nest = edgedma_record_nest_start(r, EDGEDMA_A_DESC_BUFFER);
@@ -213,6 +226,7 @@ static u32 edgedma_put_descriptor(struct edgedma_chain_walker *w, u32 index, u64
 {
 	const struct edgedma_profile_chain *c = w->c;
 	struct edgedma_record *r = w->r;
+	u32 owner = w->have_owners ? edgedma_slot_owner(w, index) : 0;
 	unsigned int nth;
 	u32 state;
 	int nest;
@@ -224,8 +238,7 @@ static u32 edgedma_put_descriptor(struct edgedma_chain_walker *w, u32 index, u64
 	if (edgedma_record_put_u32(r, EDGEDMA_A_DESC_INDEX, index) ||
 	    edgedma_record_put_u64(r, EDGEDMA_A_DESC_DMA_ADDR, addr) ||
 	    edgedma_record_put_u32(r, EDGEDMA_A_DESC_STATE, state) ||
-	    (w->have_owners &&
-	     edgedma_record_put_u32(r, EDGEDMA_A_DESC_OWNER, edgedma_slot_owner(w, index))) ||
+	    (owner && edgedma_record_put_u32(r, EDGEDMA_A_DESC_OWNER, owner)) ||
 	    (state == EDGEDMA_DESC_READ &&
 	     edgedma_record_put(r, EDGEDMA_A_DESC_BYTES, w->desc, c->desc_size)))
 		goto cancel;
@@ -239,7 +252,8 @@ static u32 edgedma_put_descriptor(struct edgedma_chain_walker *w, u32 index, u64
 				       edgedma_desc_field_value(w->desc, c, addr_field),
 				       len_field,
 				       len_field < 0 ? 0 :
-				       edgedma_desc_field_value(w->desc, c, len_field)))
+				       edgedma_desc_field_value(w->desc, c, len_field),
+				       owner == EDGEDMA_OWNER_DRIVER))
 			goto cancel;
 	}
 	edgedma_record_nest_end(r, nest);
@@ -344,10 +358,11 @@ static bool edgedma_chain_reg(const struct edgedma_profile *p,
 void edgedma_snapshot_put_chain(struct edgedma_record *r, struct edgedma_devrec *rec,
 				bool trylock, const struct edgedma_profile *p,
 				const struct edgedma_profile_binding *b,
-				const struct edgedma_profile_chain *c)
+				const struct edgedma_profile_chain *c,
+				struct edgedma_buffer_pages *pages)
 {
 	struct edgedma_chain_walker w = {
-		.r = r, .rec = rec, .c = c, .trylock = trylock,
+		.r = r, .rec = rec, .c = c, .pages = pages, .trylock = trylock,
 	};
 	u64 start, hi = 0, length = 0, head = 0, tail = 0;
 	u32 bound = min_t(u32, READ_ONCE(snapshot_descriptors), EDGEDMA_CHAIN_DESCS_MAX);

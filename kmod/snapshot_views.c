@@ -202,18 +202,20 @@ static bool edgedma_put_page(struct edgedma_record *r, struct device *dev,
 #undef PUT32
 #undef PUT64
 
-void edgedma_snapshot_put_pages(struct edgedma_record *r, struct device *dev,
-				const struct edgedma_snapshot_request *t,
-				const struct edgedma_mapping *owner)
+unsigned int edgedma_snapshot_put_pages(struct edgedma_record *r, struct device *dev,
+					const struct edgedma_snapshot_request *t,
+					const struct edgedma_mapping *owner)
 {
-	unsigned int room = READ_ONCE(snapshot_pages);
+	unsigned int limit = READ_ONCE(snapshot_pages), room = limit;
 	u64 first = t->addr & PAGE_MASK, page, end;
 
 	if (!t->has_addr || !room)
-		return;
-	if (!edgedma_put_page(r, dev, t, owner, first) || !owner)
-		return;
+		return 0;
+	if (!edgedma_put_page(r, dev, t, owner, first))
+		return limit;	/* the record is full */
 	room--;
+	if (!owner)
+		return limit - room;
 	end = owner->dma_addr + owner->size;
 	for (page = owner->dma_addr & PAGE_MASK; page < end; page += PAGE_SIZE) {
 		if (page == first)
@@ -221,12 +223,84 @@ void edgedma_snapshot_put_pages(struct edgedma_record *r, struct device *dev,
 		if (!room) {
 			edgedma_put_skipped(r, EDGEDMA_SNAPSHOT_PART_PAGES,
 					    EDGEDMA_SKIP_LIMIT);
-			return;
+			return limit;
 		}
 		if (!edgedma_put_page(r, dev, t, owner, page))
-			return;
+			return limit;
 		room--;
 	}
+	return limit - room;
+}
+
+void edgedma_buffer_pages_add(struct edgedma_buffer_pages *bp, u64 addr,
+			      const struct edgedma_mapping *owner, bool wrong)
+{
+	u64 page = addr & PAGE_MASK;
+	struct edgedma_buffer_page *slot = NULL;
+	unsigned int i;
+
+	for (i = 0; i < bp->n; i++) {
+		if (bp->page[i].dma_page != page)
+			continue;
+		/* A page seen wrong once stays wrong. */
+		bp->page[i].wrong |= wrong;
+		return;
+	}
+	if (bp->n < EDGEDMA_BUFFER_PAGES) {
+		slot = &bp->page[bp->n++];
+	} else {
+		bp->left_out = true;
+		/* A wrong buffer's page displaces a live one's. */
+		for (i = 0; wrong && i < bp->n && !slot; i++)
+			if (!bp->page[i].wrong)
+				slot = &bp->page[i];
+		if (!slot)
+			return;
+	}
+	*slot = (struct edgedma_buffer_page){ .dma_page = page, .wrong = wrong };
+	if (owner) {
+		slot->have_owner = true;
+		slot->owner_dma = owner->dma_addr;
+		slot->owner_size = owner->size;
+		slot->owner_phys = owner->phys;
+		slot->owner_cpu_virt = owner->cpu_virt;
+	}
+}
+
+void edgedma_snapshot_put_buffer_pages(struct edgedma_record *r, struct device *dev,
+				       const struct edgedma_snapshot_request *t,
+				       const struct edgedma_buffer_pages *bp,
+				       unsigned int used)
+{
+	unsigned int limit = READ_ONCE(snapshot_pages), pass, i;
+	bool left_out = bp->left_out;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < bp->n; i++) {
+			const struct edgedma_buffer_page *p = &bp->page[i];
+			struct edgedma_mapping owner = {
+				.dma_addr = p->owner_dma, .size = p->owner_size,
+				.phys = p->owner_phys, .cpu_virt = p->owner_cpu_virt,
+			};
+
+			if (p->wrong != !pass)
+				continue;
+			/* The address's own pages are in already. */
+			if (t->has_addr && p->dma_page == (t->addr & PAGE_MASK))
+				continue;
+			if (used >= limit) {
+				left_out = true;
+				goto out;
+			}
+			if (!edgedma_put_page(r, dev, t, p->have_owner ? &owner : NULL,
+					      p->dma_page))
+				return;
+			used++;
+		}
+	}
+out:
+	if (left_out)
+		edgedma_put_skipped(r, EDGEDMA_SNAPSHOT_PART_PAGES, EDGEDMA_SKIP_LIMIT);
 }
 
 int __init edgedma_snapshot_views_init(void)

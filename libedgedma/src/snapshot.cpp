@@ -70,4 +70,16 @@ SnapshotAddressOwner snapshot_address_owner(const Snapshot &snapshot)
 	return owner;
 }
 
+std::vector<PageBuffer> buffers_in_page(const Snapshot &snapshot, const PageView &page)
+{
+	const std::uint64_t size = snapshot.page_size.value_or(page_size_assumed);
+	std::vector<PageBuffer> found;
+	for (const DescriptorChain &chain : snapshot.chains)
+		for (const Descriptor &descriptor : chain.descriptors)
+			for (const DescriptorBuffer &buffer : descriptor.buffers)
+				if (buffer.addr && holds(page.dma_addr, size, buffer.addr))
+					found.push_back({&chain, &descriptor, &buffer});
+	return found;
+}
+
 } // namespace edgedma

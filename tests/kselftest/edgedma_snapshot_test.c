@@ -1232,6 +1232,7 @@ static void snapshot_chain(struct __test_metadata *_metadata, FIXTURE_DATA(snaps
  */
 TEST_F(snapshot, chain_list_buffers_resolved)
 {
+	const __u64 page_mask = ~((__u64)getpagesize() - 1);
 	static const struct chain_def def = EDU_CHAIN_LIST(0);
 	static struct snapshot s;
 	static char rec[EDU_RECORD_SIZE + 1];
@@ -1281,6 +1282,25 @@ TEST_F(snapshot, chain_list_buffers_resolved)
 	EXPECT_EQ((__u32)EDGEDMA_BUFFER_UNKNOWN, c->descs[5].buffers[0].state)
 		TH_LOG("the address never mapped is not named so");
 	EXPECT_FALSE(c->descs[5].buffers[0].have_map);
+
+	/*
+	 * The snapshot is about no address, so every page it views is a
+	 * buffer's: the wrong ones first (the unmapped buffer's page, then
+	 * the never-mapped one's, which no mapping expects anything of), then
+	 * the live buffers' pages, each expecting its mapping's memory.
+	 */
+	ASSERT_LE(3U, s.n_pages) TH_LOG("the buffers' pages are not viewed");
+	EXPECT_EQ(h.gone & page_mask, s.pages[0].dma_addr);
+	EXPECT_EQ(h.unknown & page_mask, s.pages[1].dma_addr);
+	EXPECT_FALSE(s.pages[1].have_expected);
+	for (i = 2; i < s.n_pages; i++) {
+		EXPECT_TRUE(s.pages[i].have_expected) TH_LOG("page %#llx",
+			(unsigned long long)s.pages[i].dma_addr);
+		EXPECT_TRUE(s.pages[i].dma_addr == (h.live[0] & page_mask) ||
+			    s.pages[i].dma_addr == (h.live[1] & page_mask) ||
+			    s.pages[i].dma_addr == (h.live[2] & page_mask) ||
+			    s.pages[i].dma_addr == (h.live[3] & page_mask));
+	}
 }
 
 /*

@@ -467,6 +467,12 @@ std::vector<std::byte> chain_record()
 		.u32(EDGEDMA_A_DESC_OWNER, EDGEDMA_OWNER_DEVICE);
 	chain.nest(EDGEDMA_A_CHAIN_DESCRIPTOR, first).nest(EDGEDMA_A_CHAIN_DESCRIPTOR, second);
 	record.nest(EDGEDMA_A_SNAPSHOT_CHAIN, chain);
+	// The page of the first descriptor's buffer, viewed for it.
+	RecordBuilder page;
+	page.u64(EDGEDMA_A_PAGE_DMA_ADDR, 0xfee01000)
+		.u32(EDGEDMA_A_PAGE_IOMMU_DOMAIN, EDGEDMA_IOMMU_DOMAIN_DMA)
+		.u32(EDGEDMA_A_PAGE_IOMMU_UNMAPPED, 1);
+	record.nest(EDGEDMA_A_SNAPSHOT_PAGE, page);
 	return record.bytes();
 }
 
@@ -501,6 +507,14 @@ TEST(SnapshotChains, DecodedAndShownWithFieldsAndBuffers)
 		  "0010e0fe0000000010f0fb0f00010000");
 	EXPECT_EQ(json["descriptors"][0]["descriptors"][1]["state"], "no-mapping");
 	EXPECT_EQ(json["descriptors"][0]["descriptors"][0]["owner"], nullptr);
+	ASSERT_EQ(json["views"].size(), 1u);
+	EXPECT_EQ(json["views"][0]["buffer_of"].dump(), R"(["test-list[0] unmapped"])");
+	EXPECT_TRUE(contains(text, "  0xfee01000\n    buffer of: test-list[0] unmapped\n"))
+		<< text;
+	ASSERT_EQ(snapshot.pages.size(), 1u);
+	const auto held = buffers_in_page(snapshot, snapshot.pages[0]);
+	ASSERT_EQ(held.size(), 1u);
+	EXPECT_EQ(held[0].descriptor, &chain.descriptors[0]);
 	EXPECT_EQ(json["descriptors"][0]["descriptors"][1]["owner"], "device");
 	EXPECT_EQ(chain.descriptors[1].owner, static_cast<std::uint32_t>(EDGEDMA_OWNER_DEVICE));
 }

@@ -437,11 +437,34 @@ std::string page_text(const PageView &page)
 	return text;
 }
 
+// "rx0[118]" for each descriptor whose buffer lies in @page, at most a few.
+std::vector<std::string> page_buffer_names(const Snapshot &snapshot, const PageView &page)
+{
+	std::vector<std::string> names;
+	for (const PageBuffer &held : buffers_in_page(snapshot, page))
+		names.push_back(held.chain->name + "[" + std::to_string(held.descriptor->index) +
+				"] " + buffer_state_label(held.buffer->state));
+	return names;
+}
+
 std::string pages_text(const Snapshot &snapshot)
 {
 	std::string text = "pages: " + std::to_string(snapshot.pages.size()) + " viewed\n";
-	for (const PageView &page : snapshot.pages)
-		text += page_text(page);
+	for (const PageView &page : snapshot.pages) {
+		std::string view = page_text(page);
+		std::vector<std::string> names = page_buffer_names(snapshot, page);
+		if (!names.empty()) {
+			constexpr std::size_t shown = 4;
+			std::string list;
+			for (std::size_t i = 0; i < names.size() && i < shown; i++)
+				list += (i ? ", " : "") + names[i];
+			if (names.size() > shown)
+				list += " and " + std::to_string(names.size() - shown) + " more";
+			// After the address line: why the page is here.
+			view.insert(view.find('\n') + 1, "    buffer of: " + list + "\n");
+		}
+		text += view;
+	}
 	return text;
 }
 
@@ -654,8 +677,11 @@ Json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols)
 		chains.push_back(chain_json(chain));
 	document["descriptors"] = std::move(chains);
 	Json views = Json::array();
-	for (const PageView &page : snapshot.pages)
-		views.push_back(page_json(page));
+	for (const PageView &page : snapshot.pages) {
+		Json view = page_json(page);
+		view["buffer_of"] = page_buffer_names(snapshot, page);
+		views.push_back(std::move(view));
+	}
 	document["views"] = std::move(views);
 	document["cache_line"] = or_null(snapshot.cache_line);
 	document["coherent"] = or_null(snapshot.coherent);

@@ -56,7 +56,8 @@ std::string snapshot_list_text(const std::vector<SnapshotHeader> &headers);
 // A view, one per page: dma_addr, expected_phys, iommu {domain, phys,
 // unmapped}, cpu {virt, pte, size, present, writable, executable, pfn,
 // memtype}, phys {addr, pfn_valid, flags, refcount, swiotlb}; null where
-// the module did not tell.
+// the module did not tell; buffer_of, the descriptors whose buffers lie in
+// the page ("rx0[118] unmapped": chain, slot, buffer state).
 // A mapping: dma_addr, size, dir, call, attrs, cpu_phys, cpu_virt,
 // caller, caller_addr, time_ns, sg_index (null if not sg), sg_count,
 // holds_trigger_addr. A line sharer: the same but holds_trigger_addr, then

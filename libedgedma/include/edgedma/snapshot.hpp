@@ -302,4 +302,17 @@ constexpr bool covers(std::uint64_t dma_addr, std::uint64_t size, std::uint64_t 
 // records without it). The result points into @snapshot.
 EDGEDMA_API SnapshotAddressOwner snapshot_address_owner(const Snapshot &snapshot);
 
+// A descriptor's buffer whose address lies in a page the snapshot viewed
+// (buffers_in_page()); pointers into the snapshot.
+struct PageBuffer {
+	const DescriptorChain *chain = nullptr;
+	const Descriptor *descriptor = nullptr;
+	const DescriptorBuffer *buffer = nullptr;
+};
+
+// The buffers of @snapshot's descriptors whose address lies in @page (one
+// of snapshot.pages), in walk order: why the module viewed that page.
+EDGEDMA_API std::vector<PageBuffer> buffers_in_page(const Snapshot &snapshot,
+						    const PageView &page);
+
 } // namespace edgedma
