@@ -24,7 +24,8 @@ static const struct nla_policy edgedma_register_policy[EDGEDMA_A_REGISTER_MAX + 
 	[EDGEDMA_A_REGISTER_WINDOW] = NLA_POLICY_MAX(NLA_U32, EDGEDMA_WINDOWS_MAX - 1),
 	[EDGEDMA_A_REGISTER_OFFSET] = { .type = NLA_U32 },
 	[EDGEDMA_A_REGISTER_WIDTH] = NLA_POLICY_RANGE(NLA_U32, 1, 8),
-	[EDGEDMA_A_REGISTER_FLAGS] = NLA_POLICY_MAX(NLA_U32, EDGEDMA_REGISTER_READ_CLEARS),
+	[EDGEDMA_A_REGISTER_FLAGS] = NLA_POLICY_MAX(NLA_U32, EDGEDMA_REGISTER_READ_CLEARS |
+							     EDGEDMA_REGISTER_READ_ON_ERROR),
 	[EDGEDMA_A_REGISTER_FIELD] = { .type = NLA_NESTED },
 };
 
@@ -108,6 +109,13 @@ static int edgedma_parse_register(const struct nlattr *attr, struct edgedma_prof
 	reg->width = nla_get_u32(tb[EDGEDMA_A_REGISTER_WIDTH]);
 	if (tb[EDGEDMA_A_REGISTER_FLAGS])
 		reg->flags = nla_get_u32(tb[EDGEDMA_A_REGISTER_FLAGS]);
+	if ((reg->flags & EDGEDMA_REGISTER_READ_ON_ERROR) &&
+	    !(reg->flags & EDGEDMA_REGISTER_READ_CLEARS)) {
+		edgedma_extack_attr_fmt(extack, attr,
+			"READ_ON_ERROR is for a register that clears when read (READ_CLEARS)",
+			"register %s: READ_ON_ERROR without READ_CLEARS", reg->name);
+		return -EINVAL;
+	}
 	if (!is_power_of_2(reg->width) || reg->offset % reg->width) {
 		edgedma_extack_attr_fmt(extack, attr,
 			"a register's width must be 1, 2, 4 or 8 and its offset a multiple of it",

@@ -300,8 +300,9 @@ u64 edgedma_profile_read_register(const struct edgedma_profile_binding *b,
 
 bool edgedma_profile_put_register(struct edgedma_record *r, u16 type,
 				  const struct edgedma_profile_binding *b,
-				  const struct edgedma_profile_reg *reg)
+				  const struct edgedma_profile_reg *reg, bool on_error)
 {
+	u32 unreadable = EDGEDMA_REGISTER_READ_CLEARS;
 	int nest = edgedma_record_nest_start(r, type);
 	unsigned int i;
 
@@ -322,9 +323,12 @@ bool edgedma_profile_put_register(struct edgedma_record *r, u16 type,
 			goto cancel;
 		edgedma_record_nest_end(r, field);
 	}
+	/* In its error handler the driver reads it anyway: so may we. */
+	if (on_error && (reg->flags & EDGEDMA_REGISTER_READ_ON_ERROR))
+		unreadable = 0;
 	if (!b) {
 		/* A definition: no value. */
-	} else if (reg->flags & EDGEDMA_REGISTER_READ_CLEARS) {
+	} else if (reg->flags & unreadable) {
 		if (PUT32(SKIPPED, EDGEDMA_SKIP_READ_CLEARS))
 			goto cancel;
 	} else if (edgedma_record_put_u64(r, EDGEDMA_A_REGISTER_VALUE,
@@ -430,7 +434,7 @@ int edgedma_profile_put_definition(struct edgedma_record *r, const char *name)
 			goto too_big;
 	for (i = 0; i < p->nregs; i++)
 		if (!edgedma_profile_put_register(r, EDGEDMA_A_PROFILE_REGISTER, NULL,
-						  &p->regs[i]))
+						  &p->regs[i], false))
 			goto too_big;
 	for (i = 0; i < p->nchains; i++) {
 		int nest = edgedma_record_nest_start(r, EDGEDMA_A_PROFILE_CHAIN);
@@ -448,7 +452,7 @@ out:
 }
 
 void edgedma_profile_put(struct edgedma_record *r, struct device *dev,
-			 struct edgedma_devrec *rec, bool trylock,
+			 struct edgedma_devrec *rec, bool trylock, bool on_error,
 			 struct edgedma_buffer_pages *pages)
 {
 	const struct edgedma_profile_binding *b = NULL;
@@ -475,7 +479,7 @@ void edgedma_profile_put(struct edgedma_record *r, struct device *dev,
 		goto out;
 	for (i = 0; i < p->nregs; i++)
 		if (!edgedma_profile_put_register(r, EDGEDMA_A_SNAPSHOT_REGISTER, b,
-						  &p->regs[i]))
+						  &p->regs[i], on_error))
 			goto out;
 	for (i = 0; i < p->nchains; i++)
 		edgedma_snapshot_put_chain(r, rec, trylock, p, b, &p->chains[i], pages);

@@ -146,11 +146,14 @@ struct edgedma_devrec;
  * Put the profile bound to @dev and its registers, each read now (unless
  * reading it changes the device), then its descriptor chains walked
  * through @rec's mappings (snapshot_descriptors.c), into @r, the pages of
- * their buffers into @pages; say so when none is bound. @trylock: take no lock that may be held (fault, panic).
- * Any context but NMI: RCU, MMIO and fault-safe memory reads only.
+ * their buffers into @pages; say so when none is bound. @trylock: take no
+ * lock that may be held (fault, panic). @on_error: the snapshot is taken
+ * as the controller's error handler is entered, so the registers marked
+ * READ_ON_ERROR are read too. Any context but NMI: RCU, MMIO and
+ * fault-safe memory reads only.
  */
 void edgedma_profile_put(struct edgedma_record *r, struct device *dev,
-			 struct edgedma_devrec *rec, bool trylock,
+			 struct edgedma_devrec *rec, bool trylock, bool on_error,
 			 struct edgedma_buffer_pages *pages);
 
 /* Register @reg of the binding @b, read now (MMIO). */
@@ -160,11 +163,12 @@ u64 edgedma_profile_read_register(const struct edgedma_profile_binding *b,
 /*
  * A register (@type EDGEDMA_A_SNAPSHOT_REGISTER or _PROFILE_REGISTER) or a
  * chain's layout (inside an open CHAIN nest) into @r. With a binding @b,
- * the register's value as well (or why it was not read).
+ * the register's value as well (or why it was not read; @on_error as for
+ * edgedma_profile_put()).
  */
 bool edgedma_profile_put_register(struct edgedma_record *r, u16 type,
 				  const struct edgedma_profile_binding *b,
-				  const struct edgedma_profile_reg *reg);
+				  const struct edgedma_profile_reg *reg, bool on_error);
 int edgedma_profile_put_chain_layout(struct edgedma_record *r,
 				     const struct edgedma_profile *p,
 				     const struct edgedma_profile_chain *c);

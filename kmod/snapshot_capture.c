@@ -471,7 +471,8 @@ int edgedma_snapshot_take(struct device *dev,
 	 * The controller's registers and descriptor chains first: what the
 	 * device was told to do.
 	 */
-	edgedma_profile_put(&r, dev, rec, t->atomic, &buffers);
+	edgedma_profile_put(&r, dev, rec, t->atomic,
+			    t->kind == EDGEDMA_SNAPSHOT_TRIGGER_CONTROLLER_ERROR, &buffers);
 	if (rec) {
 		edgedma_snapshot_put_mappings(&r, dev, rec, t, &buffers);
 		edgedma_snapshot_put_unmaps(&r, rec, t);

@@ -269,6 +269,7 @@ constexpr std::string_view name_of(edgedma_register_flag flag)
 {
 	switch (flag) {
 	case EDGEDMA_REGISTER_READ_CLEARS: return "read-clears";
+	case EDGEDMA_REGISTER_READ_ON_ERROR: return "read-on-error";
 	}
 	return {};
 }
@@ -276,7 +277,8 @@ constexpr std::string_view name_of(edgedma_register_flag flag)
 constexpr std::uint32_t known_page_flags = EDGEDMA_PAGE_SLAB | EDGEDMA_PAGE_RESERVED |
 					    EDGEDMA_PAGE_FREE | EDGEDMA_PAGE_COMPOUND |
 					    EDGEDMA_PAGE_HEAD;
-constexpr std::uint32_t known_register_flags = EDGEDMA_REGISTER_READ_CLEARS;
+constexpr std::uint32_t known_register_flags =
+	EDGEDMA_REGISTER_READ_CLEARS | EDGEDMA_REGISTER_READ_ON_ERROR;
 constexpr std::uint32_t known_walk_flags = EDGEDMA_WALK_LOOP | EDGEDMA_WALK_BOUND |
 					   EDGEDMA_WALK_NO_MAPPING | EDGEDMA_WALK_UNREADABLE |
 					   EDGEDMA_WALK_NO_ROOM | EDGEDMA_WALK_HISTORY_SKIPPED;

@@ -272,7 +272,7 @@ bool valid_width(std::uint32_t width)
 
 Register parse_register(const Node &node)
 {
-	node.allow({"window", "offset", "width", "read-clears"}, {"fields"});
+	node.allow({"window", "offset", "width", "read-clears", "read-on-error"}, {"fields"});
 	Register reg;
 	reg.name = node.name();
 	check_name(node, "a register", reg.name);
@@ -290,6 +290,12 @@ Register parse_register(const Node &node)
 					    ")");
 	if (node.flag("read-clears"))
 		reg.flags |= EDGEDMA_REGISTER_READ_CLEARS;
+	if (node.flag("read-on-error")) {
+		if (!(reg.flags & EDGEDMA_REGISTER_READ_CLEARS))
+			node.fail("read-on-error", "is for a register that clears when read: "
+						   "say read-clears too");
+		reg.flags |= EDGEDMA_REGISTER_READ_ON_ERROR;
+	}
 
 	auto fields = node.child("fields");
 	if (!fields)

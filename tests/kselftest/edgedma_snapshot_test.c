@@ -1794,11 +1794,24 @@ static int hook_reply_fn(const struct nlmsghdr *nlh, void *arg)
  * snapshots edu, trigger controller-error with the function's name; the
  * dump lists the hook with its hits; once removed, entering it takes
  * nothing. A function that does not exist and a device that does not are
- * refused with a message.
+ * refused with a message. A read-clears register marked read-on-error is
+ * read by that snapshot and by no manual one; one only read-clears by
+ * neither; read-on-error alone is refused.
  */
 TEST_F(snapshot, controller_error_handler_snapshots)
 {
-	static struct snapshot list[64], s;
+	/* Stand-ins for an interrupt cause register: edu's ID, harmless to read. */
+	static const struct reg_def cause_regs[] = {
+		{ "CAUSE_ON_ERROR", 0, 0x00, 4,
+		  EDGEDMA_REGISTER_READ_CLEARS | EDGEDMA_REGISTER_READ_ON_ERROR, NULL },
+		{ "CAUSE", 0, 0x00, 4, EDGEDMA_REGISTER_READ_CLEARS, NULL },
+	};
+	static const struct reg_def lone[] = {
+		{ "ID", 0, 0x00, 4, EDGEDMA_REGISTER_READ_ON_ERROR, NULL },
+	};
+	static struct snapshot list[64], s, manual;
+	const struct snap_register *reg;
+	__u32 bound = 0;
 	static char rec[EDU_RECORD_SIZE + 1];
 	const __u32 kind = EDGEDMA_SNAPSHOT_TRIGGER_CONTROLLER_ERROR;
 	struct hook_reply hr = { .family = self->fam.id };
@@ -1812,6 +1825,13 @@ TEST_F(snapshot, controller_error_handler_snapshots)
 				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
 	error_hook(self, EDGEDMA_CMD_ERROR_HOOK_SET, EDU_ERROR_FN, edu_dev, &ans);
 	EXPECT_EQ(-EEXIST, ans.error) TH_LOG("the same hook set twice");
+	profile_set(_metadata, self, EDU_PROFILE, lone, ARRAY_SIZE(lone), &bound, &ans);
+	EXPECT_EQ(-EINVAL, ans.error) TH_LOG("read-on-error without read-clears was taken");
+	EXPECT_TRUE(ans.has_msg);
+	profile_set(_metadata, self, EDU_PROFILE, cause_regs, ARRAY_SIZE(cause_regs), &bound,
+		    &ans);
+	ASSERT_EQ(0, ans.error) TH_LOG("PROFILE_SET: %s",
+				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
 	trigger_counts(_metadata, self, &before);
 	usleep(1100 * 1000);	/* a fresh second of snapshot_rate */
 	run_mode(_metadata, "controller-error", rec, sizeof(rec));
@@ -1826,6 +1846,23 @@ TEST_F(snapshot, controller_error_handler_snapshots)
 	EXPECT_EQ(kind, s.trigger);
 	EXPECT_STREQ(EDU_ERROR_FN, s.symbol);
 	EXPECT_STREQ(edu_dev, s.device);
+	reg = find_register(&s, "CAUSE_ON_ERROR");
+	ASSERT_NE(NULL, reg);
+	EXPECT_TRUE(reg->have_value) TH_LOG("the error handler's snapshot left it unread");
+	EXPECT_EQ(0x010000edULL, reg->value);
+	reg = find_register(&s, "CAUSE");
+	ASSERT_NE(NULL, reg);
+	EXPECT_FALSE(reg->have_value) TH_LOG("a read-clears register was read");
+	EXPECT_EQ((__u32)EDGEDMA_SKIP_READ_CLEARS, reg->skipped);
+	/* The newest now, for the removed hook's check below. */
+	newest = take_ok(_metadata, self, edu_dev, 0);
+	get_ok(_metadata, self, newest, &manual);
+	profile_del(self, EDU_PROFILE, &ans);
+	EXPECT_EQ(0, ans.error);
+	reg = find_register(&manual, "CAUSE_ON_ERROR");
+	ASSERT_NE(NULL, reg);
+	EXPECT_FALSE(reg->have_value) TH_LOG("a manual snapshot read it");
+	EXPECT_EQ((__u32)EDGEDMA_SKIP_READ_CLEARS, reg->skipped);
 	EXPECT_EQ(0, genl_call(&self->sk, self->fam.id, EDGEDMA_CMD_ERROR_HOOK_GET, NLM_F_DUMP,
 			       hook_reply_fn, &hr, &ans));
 	EXPECT_EQ(0, ans.error);

@@ -198,8 +198,10 @@ TEST(PageFlagNames, FollowBitOrderAndShowUnknownBitsInHex)
 TEST(RegisterFlagNames, FollowBitOrderAndShowUnknownBitsInHex)
 {
 	EXPECT_EQ(register_flag_names(EDGEDMA_REGISTER_READ_CLEARS), (Names{"read-clears"}));
-	EXPECT_EQ(register_flag_names(EDGEDMA_REGISTER_READ_CLEARS | 2u),
-		  (Names{"read-clears", "0x2"}));
+	EXPECT_EQ(register_flag_names(EDGEDMA_REGISTER_READ_CLEARS | EDGEDMA_REGISTER_READ_ON_ERROR),
+		  (Names{"read-clears", "read-on-error"}));
+	EXPECT_EQ(register_flag_names(EDGEDMA_REGISTER_READ_CLEARS | 8u),
+		  (Names{"read-clears", "0x8"}));
 	EXPECT_TRUE(register_flag_names(0).empty());
 }
 

@@ -208,7 +208,7 @@ TEST(ProfileSource, RefusesAMisspeltPropertyNamingTheKnownOnes)
 		edu_match + "registers { r { window = <0>; offset = <0>; widht = <4>; }; };");
 	EXPECT_TRUE(contains(message, "p.dts: /edgedma-profile/registers/r"));
 	EXPECT_TRUE(contains(message, "unknown property 'widht'"));
-	EXPECT_TRUE(contains(message, "window, offset, width, read-clears"));
+	EXPECT_TRUE(contains(message, "window, offset, width, read-clears, read-on-error"));
 	EXPECT_TRUE(contains(refusal_of_body(edu_match + "colour = \"red\";" + one_register),
 			     "unknown property 'colour'"));
 	EXPECT_TRUE(contains(refusal_of_body(edu_match + one_register + "extras { };"),
@@ -233,6 +233,12 @@ TEST(ProfileSource, RefusesRegistersTheModuleWouldRefuse)
 	EXPECT_TRUE(contains(with_register("window = <0>; offset = <0>; width = <4>; "
 					   "read-clears = <1>;"),
 			     "property 'read-clears': is a flag"));
+	EXPECT_TRUE(contains(with_register("window = <0>; offset = <0>; width = <4>; "
+					   "read-on-error;"),
+			     "property 'read-on-error': is for a register that clears when read"));
+	EXPECT_EQ(with_register("window = <0>; offset = <0>; width = <4>; read-clears; "
+				"read-on-error;"),
+		  "");
 	EXPECT_TRUE(contains(with_register("window = <0>; offset = <0>; width = <4>; "
 					   "fields { f = <30 3>; };"),
 			     "bits 30 to 33 do not fit a 32-bit register"));

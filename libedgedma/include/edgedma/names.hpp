@@ -73,7 +73,8 @@ EDGEDMA_API std::string memtype_label(std::uint32_t memtype); // or "memtype-N"
 // its hex value ("0x20").
 EDGEDMA_API std::vector<std::string> page_flag_names(std::uint32_t flags);
 
-// enum edgedma_register_flag bits set: "read-clears"; unknown bits as hex.
+// enum edgedma_register_flag bits set: "read-clears", "read-on-error";
+// unknown bits as hex.
 EDGEDMA_API std::vector<std::string> register_flag_names(std::uint32_t flags);
 
 // Descriptor chains: enum edgedma_chain_kind ("ring", "list"), enum

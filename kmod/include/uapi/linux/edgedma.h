@@ -353,7 +353,13 @@ enum edgedma_page_flag {
 /* How a register may be read (EDGEDMA_A_REGISTER_FLAGS). */
 enum edgedma_register_flag {
 	EDGEDMA_REGISTER_READ_CLEARS = 1 << 0,	/* reading it changes the device:
-						 * never read by a snapshot */
+						 * never read by a snapshot, but: */
+	EDGEDMA_REGISTER_READ_ON_ERROR = 1 << 1,	/* with READ_CLEARS: the
+						 * controller's error handler reads
+						 * it anyway and depends on nothing
+						 * it clears, so a controller-error
+						 * snapshot (taken as the handler
+						 * is entered) reads it */
 };
 
 /* How a controller keeps its descriptors (EDGEDMA_A_CHAIN_KIND). */
