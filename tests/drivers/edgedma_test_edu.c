@@ -2129,6 +2129,7 @@ static int edu_mode_hold_line_pair(struct edu_test *t)
  */
 static int edu_hold_chain(struct edu_test *t, bool loop)
 {
+	phys_addr_t chain_phys;
 	dma_addr_t gone;
 	unsigned int i;
 
@@ -2141,8 +2142,16 @@ static int edu_hold_chain(struct edu_test *t, bool loop)
 		edu_rec(t, "error dma_alloc_coherent(%lu) failed", PAGE_SIZE);
 		return -ENOMEM;
 	}
-	edu_rec(t, "chain dma=%pad descs=%u desc_size=%zu", &t->chain_dma,
-		EDU_CHAIN_DESCS, sizeof(struct edu_chain_desc));
+	/*
+	 * Behind an IOMMU, dma_alloc_coherent() may hand out a vmap of its
+	 * pages (iommu_dma_alloc_remap()): say which, and the page's memory,
+	 * for the snapshot's CPU page-table view.
+	 */
+	chain_phys = page_to_phys(is_vmalloc_addr(t->chain) ? vmalloc_to_page(t->chain)
+							    : virt_to_page(t->chain));
+	edu_rec(t, "chain dma=%pad descs=%u desc_size=%zu vmalloc=%d phys=%pa", &t->chain_dma,
+		EDU_CHAIN_DESCS, sizeof(struct edu_chain_desc), is_vmalloc_addr(t->chain),
+		&chain_phys);
 	for (i = 0; i < EDU_CHAIN_LIVE; i++) {
 		struct edu_leak *h = kzalloc(sizeof(*h), GFP_KERNEL);
 

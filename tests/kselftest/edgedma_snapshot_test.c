@@ -1174,6 +1174,8 @@ static const struct reg_def chain_regs[] = {
 /* What "hold-chain" says it built. */
 struct held_chain {
 	unsigned long long chain, live[4], gone, unknown;
+	unsigned long long phys;	/* the list's page */
+	int vmalloc;			/* its CPU address is a vmap */
 };
 
 static void hold_chain(struct __test_metadata *_metadata, const char *mode,
@@ -1186,7 +1188,8 @@ static void hold_chain(struct __test_metadata *_metadata, const char *mode,
 	run_mode(_metadata, mode, rec, sizeof(rec));
 	p = strstr(rec, "chain dma=");
 	ASSERT_NE(NULL, p) TH_LOG("no chain in the record: %s", rec);
-	ASSERT_EQ(1, sscanf(p, "chain dma=%llx", &h->chain));
+	ASSERT_EQ(3, sscanf(p, "chain dma=%llx descs=%*u desc_size=%*u vmalloc=%d phys=%llx",
+			    &h->chain, &h->vmalloc, &h->phys)) TH_LOG("%.120s", p);
 	for (i = 0; i < 4; i++) {
 		char want[32];
 
@@ -1301,6 +1304,51 @@ TEST_F(snapshot, chain_list_buffers_resolved)
 			    s.pages[i].dma_addr == (h.live[2] & page_mask) ||
 			    s.pages[i].dma_addr == (h.live[3] & page_mask));
 	}
+}
+
+/*
+ * The page of a coherent allocation, seen through the CPU address its
+ * driver was given: behind an IOMMU, dma_alloc_coherent() vmaps the pages
+ * (iommu_dma_alloc_remap()) and the view is that vmalloc address's own
+ * page-table entry, mapping one page, pointing at the allocation's real
+ * page (where a guess through the linear map would point elsewhere);
+ * without one, its linear-map entry. Either way present, writable, never
+ * executable, the right PFN, and cached exactly when the device is
+ * coherent.
+ */
+TEST_F(snapshot, page_views_of_coherent_memory)
+{
+	static struct snapshot s;
+	static char rec[EDU_RECORD_SIZE + 1];
+	const struct snap_page *pg;
+	struct held_chain h;
+	__u64 page_size, seq;
+
+	page_size = ask(_metadata, self, EDGEDMA_CMD_GET_INFO, EDGEDMA_A_INFO_PAGE_SIZE);
+	ASSERT_LT(0ULL, page_size);
+	hold_chain(_metadata, "hold-chain", &h);
+	seq = take_ok(_metadata, self, edu_dev, h.chain);
+	get_ok(_metadata, self, seq, &s);
+	run_mode(_metadata, "release", rec, sizeof(rec));
+	TH_LOG("coherent list at %#llx, page %#llx, %s", h.chain, h.phys,
+	       h.vmalloc ? "vmapped" : "in the linear map");
+	ASSERT_LE(1U, s.n_pages);
+	pg = &s.pages[0];
+	EXPECT_EQ(h.chain & ~(page_size - 1), pg->dma_addr);
+	EXPECT_NE(0ULL, pg->cpu_virt) TH_LOG("no CPU address viewed");
+	ASSERT_TRUE(pg->have_pte) TH_LOG("no page-table entry for the CPU address");
+	EXPECT_EQ(1U, pg->pte_present);
+	EXPECT_EQ(1U, pg->pte_writable);
+	EXPECT_EQ(0U, pg->pte_executable);
+	EXPECT_EQ(h.phys / page_size, pg->pte_pfn)
+		TH_LOG("the entry maps pfn %#llx, the allocation is at %#llx",
+		       (unsigned long long)pg->pte_pfn, h.phys / page_size);
+	if (h.vmalloc) {
+		EXPECT_EQ(page_size, pg->pte_size) TH_LOG("a vmap is mapped page by page");
+	}
+	ASSERT_TRUE(s.have_coherent);
+	EXPECT_EQ(!!s.coherent, pg->pte_memtype == EDGEDMA_MEMTYPE_WRITE_BACK)
+		TH_LOG("coherent %u, memtype %u", s.coherent, pg->pte_memtype);
 }
 
 /*
