@@ -57,7 +57,7 @@ TEST(SnapshotJson, HasTheKeysTheIssueAsksForAndTheRest)
 				"seq", "time_ns", "real_time_ns", "cpu", "trigger", "trigger_addr",
 				"trigger_access", "trigger_reason", "trigger_symbol", "finding_seq",
 				"device", "driver", "record_size", "kernel_release", "hook_mode",
-				"truncated", "profile", "registers", "descriptors", "views",
+				"truncated", "capture_ns", "profile", "registers", "descriptors", "views",
 				"cache_line", "coherent", "line_sharers", "mappings",
 				"mappings_left_out", "history", "skipped"}));
 }

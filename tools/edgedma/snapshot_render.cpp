@@ -665,13 +665,12 @@ Json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols)
 	document["kernel_release"] = or_null(snapshot.kernel_release);
 	document["hook_mode"] = std::move(hook_mode);
 	document["truncated"] = snapshot.truncated;
+	document["capture_ns"] = or_null(snapshot.capture_ns);
 	document["profile"] = or_null(snapshot.profile);
 	Json registers = Json::array();
 	for (const Register &reg : snapshot.registers)
 		registers.push_back(register_json(reg));
 	document["registers"] = std::move(registers);
-	// A part the module does not capture yet; the key is there so that a
-	// reader need not tell an old snapshot from one without it.
 	Json chains = Json::array();
 	for (const DescriptorChain &chain : snapshot.chains)
 		chains.push_back(chain_json(chain));

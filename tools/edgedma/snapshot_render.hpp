@@ -40,7 +40,8 @@ std::string snapshot_list_text(const std::vector<SnapshotHeader> &headers);
 
 // `edgedma snapshot show --json`: one object. The header's keys as
 // snapshot_header_json() has them, then kernel_release and hook_mode (null
-// when the record lacks them), truncated (bool), profile (null when no
+// when the record lacks them), truncated (bool), capture_ns (how long the
+// module took to write the record; null when it lacks it), profile (null when no
 // profile describes the device), registers, descriptors (one object per
 // descriptor chain: name, kind, start, count, head, tail, walk (words),
 // skipped, desc_size, fields (the layout: name, offset, width, shift, bits,
