@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <string_view>
 
 namespace CLI {
@@ -23,6 +24,10 @@ struct Subcommand {
 	std::string_view description;
 	Setup setup;
 };
+
+// A command made of subcommands (policy set|get|list|del): adds each to
+// command, requires one, and returns the action that runs the one given.
+Action setup_group(CLI::App &command, std::span<const Subcommand> subcommands);
 
 Action setup_status(CLI::App &command);
 Action setup_findings(CLI::App &command);

@@ -4,7 +4,6 @@
 // drivers to (alignment, coherency, which checks run).
 #include <cerrno>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 
@@ -182,13 +181,7 @@ Action setup_del(CLI::App &command)
 	return [options] { return policy_del(*options); };
 }
 
-struct PolicyCommand {
-	std::string_view name;
-	std::string_view description;
-	Setup setup;
-};
-
-constexpr PolicyCommand policy_commands[] = {
+constexpr Subcommand policy_commands[] = {
 	{"set", "Override the policy of a device or a driver", setup_set},
 	{"get", "Show the policy in force for a device", setup_get},
 	{"list", "List every override set", setup_list},
@@ -199,17 +192,9 @@ constexpr PolicyCommand policy_commands[] = {
 
 Action setup_policy(CLI::App &command)
 {
-	command.require_subcommand(1);
-	auto actions = std::make_shared<std::map<const CLI::App *, Action>>();
-	for (const auto &policy_command : policy_commands) {
-		CLI::App *sub = command.add_subcommand(std::string(policy_command.name),
-						       std::string(policy_command.description));
-		actions->emplace(sub, policy_command.setup(*sub));
-	}
+	Action run = setup_group(command, policy_commands);
 	command.footer("All of them need CAP_SYS_ADMIN.");
-	return [&command, actions] {
-		return actions->at(command.get_subcommands().front())();
-	};
+	return run;
 }
 
 } // namespace edgedma::cli

@@ -3,7 +3,6 @@
 // edgedma profile load|list|show|unload: controller profiles, the registers
 // and descriptor layout a snapshot reads (Documentation/profiles.rst).
 #include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -140,13 +139,7 @@ Action setup_unload(CLI::App &command)
 	return [name] { return profile_unload(*name); };
 }
 
-struct ProfileCommand {
-	std::string_view name;
-	std::string_view description;
-	Setup setup;
-};
-
-constexpr ProfileCommand profile_commands[] = {
+constexpr Subcommand profile_commands[] = {
 	{"load", "Load the profiles of a file into the module", setup_load},
 	{"list", "List the profiles the module holds", setup_list},
 	{"show", "Show one loaded profile whole", setup_show},
@@ -157,19 +150,11 @@ constexpr ProfileCommand profile_commands[] = {
 
 Action setup_profile(CLI::App &command)
 {
-	command.require_subcommand(1);
-	auto actions = std::make_shared<std::map<const CLI::App *, Action>>();
-	for (const auto &profile_command : profile_commands) {
-		CLI::App *sub = command.add_subcommand(std::string(profile_command.name),
-						       std::string(profile_command.description));
-		actions->emplace(sub, profile_command.setup(*sub));
-	}
+	Action run = setup_group(command, profile_commands);
 	command.footer("A profile names a DMA controller's registers and its descriptor "
 		       "layout, so that snapshots of the device read them. All of them need "
 		       "CAP_SYS_ADMIN, but load --check.");
-	return [&command, actions] {
-		return actions->at(command.get_subcommands().front())();
-	};
+	return run;
 }
 
 } // namespace edgedma::cli

@@ -3,7 +3,6 @@
 // edgedma snapshot take|list|show: a device's DMA state as the module froze
 // it (Documentation/snapshots.rst).
 #include <iostream>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -120,13 +119,7 @@ Action setup_show(CLI::App &command)
 	return [seq, json] { return snapshot_show(*seq, *json); };
 }
 
-struct SnapshotCommand {
-	std::string_view name;
-	std::string_view description;
-	Setup setup;
-};
-
-constexpr SnapshotCommand snapshot_commands[] = {
+constexpr Subcommand snapshot_commands[] = {
 	{"take", "Take a snapshot of a device now", setup_take},
 	{"list", "List the snapshots the module holds", setup_list},
 	{"show", "Show one snapshot whole", setup_show},
@@ -136,19 +129,11 @@ constexpr SnapshotCommand snapshot_commands[] = {
 
 Action setup_snapshot(CLI::App &command)
 {
-	command.require_subcommand(1);
-	auto actions = std::make_shared<std::map<const CLI::App *, Action>>();
-	for (const auto &snapshot_command : snapshot_commands) {
-		CLI::App *sub = command.add_subcommand(std::string(snapshot_command.name),
-						       std::string(snapshot_command.description));
-		actions->emplace(sub, snapshot_command.setup(*sub));
-	}
+	Action run = setup_group(command, snapshot_commands);
 	command.footer("A snapshot freezes what a device had mapped and recently unmapped, "
 		       "and by whom, when DMA goes wrong or when asked. All of them need "
 		       "CAP_SYS_ADMIN.");
-	return [&command, actions] {
-		return actions->at(command.get_subcommands().front())();
-	};
+	return run;
 }
 
 } // namespace edgedma::cli
