@@ -261,7 +261,6 @@ void edgedma_buffer_pages_add(struct edgedma_buffer_pages *bp, u64 addr,
 	if (owner) {
 		slot->have_owner = true;
 		slot->owner_dma = owner->dma_addr;
-		slot->owner_size = owner->size;
 		slot->owner_phys = owner->phys;
 		slot->owner_cpu_virt = owner->cpu_virt;
 	}
@@ -279,8 +278,8 @@ void edgedma_snapshot_put_buffer_pages(struct edgedma_record *r, struct device *
 		for (i = 0; i < bp->n; i++) {
 			const struct edgedma_buffer_page *p = &bp->page[i];
 			struct edgedma_mapping owner = {
-				.dma_addr = p->owner_dma, .size = p->owner_size,
-				.phys = p->owner_phys, .cpu_virt = p->owner_cpu_virt,
+				.dma_addr = p->owner_dma, .phys = p->owner_phys,
+				.cpu_virt = p->owner_cpu_virt,
 			};
 
 			if (p->wrong != !pass)

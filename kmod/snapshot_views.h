@@ -37,7 +37,7 @@ struct edgedma_buffer_page {
 	u64 dma_page;
 	bool wrong;		/* not a live buffer */
 	bool have_owner;	/* the live mapping holding it: */
-	u64 owner_dma, owner_size, owner_phys;
+	u64 owner_dma, owner_phys;
 	unsigned long owner_cpu_virt;
 };
 

@@ -12,9 +12,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <initializer_list>
-#include <iterator>
 #include <set>
 
 #include <fcntl.h>
@@ -99,13 +97,8 @@ public:
 	// property would otherwise be silently left out.
 	void allow_properties(std::initializer_list<std::string_view> properties) const
 	{
-		int property;
-		fdt_for_each_property_offset(property, blob_, offset_) {
-			const char *name = nullptr;
-			fdt_getprop_by_offset(blob_, property, &name, nullptr);
-			std::string_view found = name ? name : "";
-			if (std::ranges::find(properties, found) != properties.end() ||
-			    std::ranges::find(phandle_properties, found) != phandle_properties.end())
+		for (const std::string &found : property_names()) {
+			if (std::ranges::find(properties, found) != properties.end())
 				continue;
 			if (properties.size() == 0)
 				fail("unknown property " + in_quotes(found) + ": only nodes go here");
@@ -541,21 +534,6 @@ Profile parse_profile(const Node &node)
 	return profile;
 }
 
-std::vector<std::byte> read_whole(const std::filesystem::path &file)
-{
-	std::ifstream in(file, std::ios::binary);
-	if (!in)
-		throw Error(file.string(), std::string("cannot open: ") + std::strerror(errno),
-			    errno);
-	std::vector<std::byte> bytes;
-	std::vector<char> chunk(std::istreambuf_iterator<char>(in), {});
-	if (in.bad())
-		throw Error(file.string(), "cannot read", EIO);
-	bytes.resize(chunk.size());
-	std::memcpy(bytes.data(), chunk.data(), chunk.size());
-	return bytes;
-}
-
 std::vector<std::byte> read_fd(int fd, std::string_view what)
 {
 	std::vector<std::byte> bytes;
@@ -675,7 +653,11 @@ std::vector<Profile> parse_profile_blob(std::span<const std::byte> blob, std::st
 
 std::vector<Profile> read_profile_file(const std::filesystem::path &file)
 {
-	std::vector<std::byte> bytes = read_whole(file);
+	detail::UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+	if (!fd)
+		throw Error(file.string(), std::string("cannot open: ") + std::strerror(errno),
+			    errno);
+	std::vector<std::byte> bytes = read_fd(fd.get(), file.string());
 	bool is_blob = bytes.size() >= sizeof(fdt32_t) && fdt_magic(bytes.data()) == FDT_MAGIC;
 	if (!is_blob)
 		bytes = compile_source(file);
