@@ -51,13 +51,15 @@ TEST(SnapshotJson, HasTheKeysTheIssueAsksForAndTheRest)
 	auto parsed = parsed_json(sample_snapshot());
 	const std::set<std::string> keys = keys_of(parsed);
 	for (const char *required : {"seq", "time_ns", "trigger", "device", "driver", "registers",
-				     "descriptors", "views", "mappings", "history"})
+				     "descriptors", "views", "mappings", "history", "verdicts",
+				     "headline"})
 		EXPECT_TRUE(keys.contains(required)) << required;
 	EXPECT_EQ(keys, (std::set<std::string>{
 				"seq", "time_ns", "real_time_ns", "cpu", "trigger", "trigger_addr",
 				"trigger_access", "trigger_reason", "trigger_symbol", "finding_seq",
 				"device", "driver", "record_size", "kernel_release", "hook_mode",
 				"truncated", "capture_ns", "profile", "registers", "descriptors", "views",
+				"headline", "verdicts",
 				"cache_line", "coherent", "line_sharers", "mappings",
 				"mappings_left_out", "history", "skipped"}));
 }
@@ -168,6 +170,49 @@ TEST(SnapshotJson, SaysNullForWhatARecordCutShortLacks)
 	EXPECT_EQ(parsed["mappings"][0]["holds_trigger_addr"], false);
 }
 
+TEST(SnapshotJson, LeadsWithTheHeadlineAndKeepsEveryVerdict)
+{
+	// An IOMMU fault in the page of the first recent unmap, nothing live
+	// holding it: device-after-unmap, with its evidence.
+	Snapshot snapshot = sample_snapshot();
+	snapshot.mappings.clear();
+	snapshot.header.trigger = EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT;
+	snapshot.header.trigger_access = EDGEDMA_ACCESS_WRITE;
+	snapshot.header.trigger_addr = snapshot.unmaps.front().dma_addr;
+	auto parsed = parsed_json(snapshot);
+	ASSERT_TRUE(parsed["headline"].is_object());
+	EXPECT_EQ(parsed["headline"]["rule"], "device-after-unmap");
+	EXPECT_EQ(parsed["headline"]["severity"], "error");
+	EXPECT_TRUE(contains(parsed["headline"]["sentence"].get<std::string>(),
+			     "0000:00:04.0 wrote IOVA 0xfffff000 after"));
+	ASSERT_TRUE(parsed["verdicts"].is_array());
+	ASSERT_GE(parsed["verdicts"].size(), 1u);
+	EXPECT_EQ(parsed["verdicts"][0], parsed["headline"]);
+	const auto &evidence = parsed["headline"]["evidence"];
+	ASSERT_TRUE(evidence.is_array());
+	ASSERT_GE(evidence.size(), 3u);
+	EXPECT_EQ(keys_of(evidence[0]),
+		  (std::set<std::string>{"view", "subject", "value", "dma_addr"}));
+	EXPECT_EQ(evidence[0]["view"], "device");
+	EXPECT_EQ(evidence[0]["dma_addr"], "0xfffff000");
+}
+
+TEST(SnapshotText, LeadsWithTheHeadlineAndListsTheEvidence)
+{
+	Snapshot snapshot = sample_snapshot();
+	snapshot.mappings.clear();
+	snapshot.header.trigger = EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT;
+	snapshot.header.trigger_access = EDGEDMA_ACCESS_READ;
+	snapshot.header.trigger_addr = snapshot.unmaps.front().dma_addr;
+	const std::string text = snapshot_text(snapshot, symbols);
+	const auto headline_at = text.find("  ERROR device-after-unmap: ");
+	ASSERT_NE(headline_at, std::string::npos) << text;
+	EXPECT_LT(headline_at, text.find("  taken:"));
+	EXPECT_TRUE(contains(text, "verdicts (cross-view comparison):\n"
+				   "  ERROR device-after-unmap: "));
+	EXPECT_TRUE(contains(text, "      device: IOMMU fault: read 0xfffff000\n"));
+}
+
 // ---- show ------------------------------------------------------------------
 
 TEST(SnapshotText, ShowsTheHeader)
@@ -177,6 +222,9 @@ TEST(SnapshotText, ShowsTheHeader)
 	EXPECT_TRUE(contains(text, "snapshot 7\n"
 				   "  TRUNCATED: the record ran out of room (snapshot_size); what "
 				   "did not fit is missing\n"
+				   "  NOTE consistent: the views of edgedma_test_edu 0000:00:04.0 "
+				   "agree: compared the address 0xfffff040 against 2 live mappings "
+				   "and 2 recent unmaps\n\n"
 				   "  taken:         2026-12-04 20:44:43.123 UTC on CPU 1 (kernel "
 				   "clock 5.000000 s)\n"
 				   "  trigger:       manual\n"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "snapshot_render.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <iomanip>
@@ -11,6 +12,7 @@
 
 #include <linux/edgedma.h>
 
+#include <edgedma/cross_view.hpp>
 #include <edgedma/info.hpp>
 #include <edgedma/names.hpp>
 
@@ -562,6 +564,27 @@ std::string unmaps_text(const Snapshot &snapshot, const Symbolizer &symbols)
 	return text;
 }
 
+// "ERROR device-after-unmap: SENTENCE"
+std::string verdict_line(const Verdict &verdict)
+{
+	std::string severity(severity_name(verdict.severity));
+	std::ranges::transform(severity, severity.begin(), [](char c) { return c - 'a' + 'A'; });
+	return severity + " " + verdict.rule + ": " + verdict.sentence;
+}
+
+std::string verdicts_text(const std::vector<Verdict> &verdicts)
+{
+	std::ostringstream text;
+	text << "verdicts (cross-view comparison):\n";
+	for (const Verdict &verdict : verdicts) {
+		text << "  " << verdict_line(verdict) << '\n';
+		for (const Evidence &item : verdict.evidence)
+			text << "      " << item.view << ": " << item.subject << ": " << item.value
+			     << '\n';
+	}
+	return text.str();
+}
+
 } // namespace
 
 nlohmann::ordered_json descriptor_field_json(const DescriptorField &field)
@@ -659,6 +682,13 @@ std::string snapshot_list_text(const std::vector<SnapshotHeader> &headers)
 Json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols)
 {
 	Json document = snapshot_header_json(snapshot.header);
+	const std::vector<Verdict> verdicts = compare_views(snapshot, symbols);
+	const Verdict *lead = headline(verdicts);
+	document["headline"] = lead ? verdict_to_json<Json>(*lead) : Json(nullptr);
+	Json verdict_list = Json::array();
+	for (const Verdict &verdict : verdicts)
+		verdict_list.push_back(verdict_to_json<Json>(verdict));
+	document["verdicts"] = std::move(verdict_list);
 	Json hook_mode = nullptr;
 	if (snapshot.hook_mode)
 		hook_mode = hook_mode_name(*snapshot.hook_mode);
@@ -720,10 +750,14 @@ std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols)
 		text << "  " << std::left << std::setw(label_width) << std::string(label) + ":"
 		     << value << '\n';
 	};
+	const std::vector<Verdict> verdicts = compare_views(snapshot, symbols);
 	text << "snapshot " << header.seq << '\n';
 	if (snapshot.truncated)
 		text << "  TRUNCATED: the record ran out of room (snapshot_size); what did not "
 			"fit is missing\n";
+	// What the comparison makes of it, first: the rest is its evidence.
+	if (const Verdict *lead = headline(verdicts))
+		text << "  " << verdict_line(*lead) << "\n\n";
 	line("taken", utc_time(header.real_time_ns) + " on CPU " + std::to_string(header.cpu) +
 			      " (kernel clock " + kernel_clock(header.time_ns) + ")");
 	line("trigger", snapshot_trigger_label(header.trigger));
@@ -743,6 +777,7 @@ std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols)
 					     : "unknown (not in the record)");
 	line("record", bytes(header.record_size));
 
+	text << '\n' << verdicts_text(verdicts);
 	if (snapshot.profile)
 		text << '\n' << registers_text(snapshot);
 	if (!snapshot.chains.empty())

@@ -29,6 +29,14 @@ EDGEDMA_API std::vector<std::uint32_t> finding_kinds();
 EDGEDMA_API std::optional<std::string_view> call_kind_name(std::uint32_t call);
 EDGEDMA_API std::string call_kind_label(std::uint32_t call); // or "call-N"
 
+// enum dma_data_direction is the kernel's, not in a uapi header: its values.
+namespace dma_direction {
+inline constexpr std::uint32_t bidirectional = 0;
+inline constexpr std::uint32_t to_device = 1;
+inline constexpr std::uint32_t from_device = 2;
+inline constexpr std::uint32_t none = 3;
+} // namespace dma_direction
+
 // enum dma_data_direction: "bidirectional", "to-device", "from-device", "none"
 EDGEDMA_API std::optional<std::string_view> direction_name(std::uint32_t dir);
 EDGEDMA_API std::string direction_label(std::uint32_t dir); // or "dir-N"
