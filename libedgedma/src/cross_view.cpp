@@ -685,31 +685,31 @@ void rule_consistent(Context &context)
 	if (!context.verdicts.empty())
 		return;
 	const Snapshot &snapshot = context.snapshot;
+	using detail::counted;
 	std::vector<std::string> compared;
 	if (snapshot.header.trigger_addr)
-		compared.push_back("the address " + hex(*snapshot.header.trigger_addr) +
-				   " against " + std::to_string(snapshot.mappings.size()) +
-				   " live mappings and " + std::to_string(snapshot.unmaps.size()) +
-				   " recent unmaps");
+		compared.push_back("the address " + hex(*snapshot.header.trigger_addr) + " (against " +
+				   counted(snapshot.mappings.size(), "live mapping") + ", " +
+				   counted(snapshot.unmaps.size(), "recent unmap") + ")");
 	std::size_t read = 0;
 	for (const Register &reg : snapshot.registers)
 		read += reg.value.has_value();
 	if (read)
-		compared.push_back(std::to_string(read) + " registers");
+		compared.push_back(counted(read, "register"));
 	std::size_t followed = 0, idle = 0;
 	for (const DescriptorChain &chain : snapshot.chains)
 		for (const Descriptor &descriptor : chain.descriptors)
 			(device_may_use(descriptor) ? followed : idle)++;
 	if (followed || idle)
-		compared.push_back(std::to_string(followed) + " descriptors the device may use" +
+		compared.push_back(counted(followed, "descriptor") + " the device may use" +
 				   (idle ? " (" + std::to_string(idle) + " driver's not compared)"
 					 : ""));
 	if (!snapshot.pages.empty())
-		compared.push_back(std::to_string(snapshot.pages.size()) +
-				   " pages' IOMMU, CPU page-table and physical views");
+		compared.push_back(counted(snapshot.pages.size(), "page") +
+				   " in the IOMMU, CPU page-table and physical views");
 	if (snapshot.coherent == false)
-		compared.push_back(std::to_string(snapshot.line_sharers.size()) +
-				   " mappings sharing cache lines");
+		compared.push_back(counted(snapshot.line_sharers.size(), "mapping") +
+				   " sharing cache lines");
 	Verdict verdict{"consistent", Severity::note, {}, {}};
 	if (compared.empty()) {
 		verdict.sentence = "nothing to compare: the snapshot of " + device_of(snapshot) +

@@ -174,8 +174,8 @@ TEST(CrossView, AgreeingSnapshotIsConsistentAndSaysWhatWasCompared)
 	ASSERT_EQ(rules_of(verdicts), std::vector<std::string>{"consistent"});
 	EXPECT_EQ(verdicts[0].severity, Severity::note);
 	EXPECT_TRUE(contains(verdicts[0].sentence, "agree"));
-	EXPECT_TRUE(contains(verdicts[0].sentence, "1 registers"));
-	EXPECT_TRUE(contains(verdicts[0].sentence, "1 pages"));
+	EXPECT_TRUE(contains(verdicts[0].sentence, "1 register and"));
+	EXPECT_TRUE(contains(verdicts[0].sentence, "1 page in the IOMMU"));
 	EXPECT_EQ(headline(verdicts), &verdicts[0]);
 }
 

@@ -213,6 +213,42 @@ TEST(SnapshotText, LeadsWithTheHeadlineAndListsTheEvidence)
 	EXPECT_TRUE(contains(text, "      device: IOMMU fault: read 0xfffff000\n"));
 }
 
+// The fault snapshot of the two tests above, with the faulting page viewed:
+// the IOMMU translates it to nothing, no live mapping holds it.
+Snapshot fault_snapshot_with_page()
+{
+	Snapshot snapshot = sample_snapshot();
+	snapshot.mappings.clear();
+	snapshot.header.trigger = EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT;
+	snapshot.header.trigger_access = EDGEDMA_ACCESS_READ;
+	snapshot.header.trigger_addr = snapshot.unmaps.front().dma_addr;
+	PageView page;
+	page.dma_addr = snapshot.unmaps.front().dma_addr;
+	page.iommu_domain = EDGEDMA_IOMMU_DOMAIN_DMA;
+	page.iommu_unmapped = true;
+	snapshot.pages.push_back(page);
+	return snapshot;
+}
+
+TEST(SnapshotJson, ViewsSayWhereTheyDisagree)
+{
+	auto parsed = parsed_json(fault_snapshot_with_page());
+	ASSERT_EQ(parsed["views"].size(), 1u);
+	EXPECT_EQ(parsed["views"][0]["disagree"],
+		  (nlohmann::json{"device", "history", "mappings", "iommu"}));
+}
+
+TEST(SnapshotText, ShowsTheViewsSideBySideMarkingDisagreement)
+{
+	const std::string text = snapshot_text(fault_snapshot_with_page(), symbols);
+	EXPECT_TRUE(contains(text, "views side by side (IOMMU domain dma):\n"
+				   "  PAGE        DEVICE          TABLE       IOMMU      CPU PTE  "
+				   "PHYSICAL  CACHE\n"
+				   "  0xfffff000  fault (read) !  unmapped !  nothing !  -        -"));
+	EXPECT_TRUE(contains(text, "(! where the views disagree"));
+	EXPECT_LT(text.find("views side by side"), text.find("verdicts (cross-view"));
+}
+
 // ---- show ------------------------------------------------------------------
 
 TEST(SnapshotText, ShowsTheHeader)
@@ -223,8 +259,8 @@ TEST(SnapshotText, ShowsTheHeader)
 				   "  TRUNCATED: the record ran out of room (snapshot_size); what "
 				   "did not fit is missing\n"
 				   "  NOTE consistent: the views of edgedma_test_edu 0000:00:04.0 "
-				   "agree: compared the address 0xfffff040 against 2 live mappings "
-				   "and 2 recent unmaps\n\n"
+				   "agree: compared the address 0xfffff040 (against 2 live mappings, "
+				   "2 recent unmaps)\n\n"
 				   "  taken:         2026-12-04 20:44:43.123 UTC on CPU 1 (kernel "
 				   "clock 5.000000 s)\n"
 				   "  trigger:       manual\n"

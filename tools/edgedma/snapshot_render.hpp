@@ -39,7 +39,9 @@ nlohmann::ordered_json snapshot_header_json(const SnapshotHeader &header);
 std::string snapshot_list_text(const std::vector<SnapshotHeader> &headers);
 
 // `edgedma snapshot show --json`: one object. The header's keys as
-// snapshot_header_json() has them, then kernel_release and hook_mode (null
+// snapshot_header_json() has them, headline (the cross-view verdict it is
+// shown with, or null) and verdicts (every one: rule, severity, sentence,
+// evidence [{view, subject, value, dma_addr}]; verdict_to_json()), then kernel_release and hook_mode (null
 // when the record lacks them), truncated (bool), capture_ns (how long the
 // module took to write the record; null when it lacks it), profile (null when no
 // profile describes the device), registers, descriptors (one object per
@@ -58,7 +60,8 @@ std::string snapshot_list_text(const std::vector<SnapshotHeader> &headers);
 // unmapped}, cpu {virt, pte, size, present, writable, executable, pfn,
 // memtype}, phys {addr, pfn_valid, flags, refcount, swiotlb}; null where
 // the module did not tell; buffer_of, the descriptors whose buffers lie in
-// the page ("rx0[118] unmapped": chain, slot, buffer state).
+// the page ("rx0[118] unmapped": chain, slot, buffer state); disagree, the
+// views a warning or error names for the page.
 // A mapping: dma_addr, size, dir, call, attrs, cpu_phys, cpu_virt,
 // caller, caller_addr, time_ns, sg_index (null if not sg), sg_count,
 // holds_trigger_addr. A line sharer: the same but holds_trigger_addr, then
@@ -70,7 +73,10 @@ std::string snapshot_list_text(const std::vector<SnapshotHeader> &headers);
 // when the snapshot was taken, else from symbols, null when unknown.
 nlohmann::ordered_json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols);
 
-// `edgedma snapshot show`: the header as "label: value" lines, the
+// `edgedma snapshot show`: the headline verdict of the cross-view
+// comparison, the header as "label: value" lines, the views side by side
+// (a row per page, a column per view, "!" where they disagree), every
+// verdict with its evidence, the
 // registers of the device's profile (each with its bit fields decoded, or
 // why it was not read), the live
 // mappings as a table with the one holding the snapshot's address marked
