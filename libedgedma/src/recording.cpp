@@ -343,6 +343,12 @@ private:
 	bool complete_ = false;
 };
 
+bool looks_like_recording(std::span<const std::byte> bytes)
+{
+	return bytes.size() >= file_magic.size() &&
+	       std::memcmp(bytes.data(), file_magic.data(), file_magic.size()) == 0;
+}
+
 RecordingReader::RecordingReader(std::span<const std::byte> bytes)
 	: impl_(std::make_unique<Impl>(bytes, "recording"))
 {

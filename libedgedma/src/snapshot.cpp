@@ -4,6 +4,8 @@
 // is about was.
 #include <edgedma/snapshot.hpp>
 
+#include "decode.hpp"
+
 namespace edgedma {
 namespace {
 
@@ -43,6 +45,11 @@ std::optional<std::uint64_t> descriptor_field_value(const DescriptorChain &chain
 	if (f.bits && *f.bits < 64)
 		value &= (std::uint64_t{1} << *f.bits) - 1;
 	return value;
+}
+
+Snapshot decode_snapshot_record(std::span<const std::byte> record)
+{
+	return detail::decode_snapshot(record, "snapshot record");
 }
 
 SnapshotAddressOwner snapshot_address_owner(const Snapshot &snapshot)

@@ -23,6 +23,7 @@ _edgedma_options() {
 	"snapshot take") echo "--addr --help" ;;
 	"snapshot list") echo "--json --help" ;;
 	"snapshot show") echo "--json --help" ;;
+	"snapshot save") echo "--output --help" ;;
 	profile) echo "--help" ;;
 	"profile load") echo "--device --check --help" ;;
 	"profile list") echo "--json --help" ;;
@@ -30,6 +31,7 @@ _edgedma_options() {
 	"profile unload") echo "--help" ;;
 	record) echo "--output --duration --device --no-map-events --help" ;;
 	replay) echo "--json --buckets --help" ;;
+	explain) echo "--json --help" ;;
 	report) echo "--html --trace --json --buckets --help" ;;
 	esac
 }
@@ -137,11 +139,11 @@ _edgedma() {
 	case $command in
 	'')
 		COMPREPLY=($(compgen -W "status findings watch mappings devices policy snapshot profile
-			record replay report" -- "$cur")) ;;
+			record replay explain report" -- "$cur")) ;;
 	policy)
 		COMPREPLY=($(compgen -W "set get list del" -- "$cur")) ;;
 	snapshot)
-		COMPREPLY=($(compgen -W "take list show" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "take list show save" -- "$cur")) ;;
 	profile)
 		COMPREPLY=($(compgen -W "load list show unload" -- "$cur")) ;;
 	"profile load")
@@ -152,7 +154,7 @@ _edgedma() {
 			sed -n 's/^{"name":"\([^"]*\)".*/\1/p')" -- "$cur")) ;;
 	"policy set" | "policy get" | "policy del" | "snapshot take")
 		COMPREPLY=($(compgen -W "$(_edgedma_devices)" -- "$cur")) ;;
-	replay)
+	replay | explain)
 		_edgedma_files "$cur" ;;
 	report)
 		COMPREPLY=($(compgen -W "live" -- "$cur"))

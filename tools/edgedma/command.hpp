@@ -40,5 +40,6 @@ Action setup_profile(CLI::App &command);
 Action setup_record(CLI::App &command);
 Action setup_report(CLI::App &command);
 Action setup_replay(CLI::App &command);
+Action setup_explain(CLI::App &command);
 
 } // namespace edgedma::cli

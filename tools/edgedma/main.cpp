@@ -37,6 +37,8 @@ constexpr Subcommand subcommands[] = {
 	{"report", "Explain a recording or the live module: text, JSON, an HTML page, a trace",
 	 setup_report},
 	{"replay", "Analyse a recording offline, without the module", setup_replay},
+	{"explain", "Explain saved snapshots (a recording, a snapshot file) without the module",
+	 setup_explain},
 };
 
 constexpr int exit_failure = 1;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// edgedma snapshot take|list|show: a device's DMA state as the module froze
+// edgedma snapshot take|list|show|save: a device's DMA state as the module froze
 // it (Documentation/snapshots.rst).
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -80,6 +83,32 @@ int snapshot_show(std::uint64_t seq, bool json)
 	return 0;
 }
 
+struct SaveOptions {
+	std::uint64_t seq = 0;
+	std::string output;
+};
+
+// The record's bytes exactly as the module wrote them: what a devcoredump
+// of the snapshot holds, and what `edgedma explain` reads on any machine.
+int snapshot_save(const SaveOptions &options)
+{
+	Client client;
+	Snapshot snapshot = client.snapshot_get(options.seq);
+	std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
+	if (!out)
+		throw Error("snapshot save", "cannot open " + options.output + " for writing: " +
+						     std::strerror(errno),
+			    errno);
+	out.write(reinterpret_cast<const char *>(snapshot.record.data()),
+		  static_cast<std::streamsize>(snapshot.record.size()));
+	out.close();
+	if (!out)
+		throw Error("snapshot save", "writing " + options.output + " failed");
+	std::cout << "snapshot " << options.seq << ": " << bytes(snapshot.record.size())
+		  << " to " << options.output << '\n';
+	return 0;
+}
+
 Action setup_take(CLI::App &command)
 {
 	auto options = std::make_shared<TakeOptions>();
@@ -113,16 +142,33 @@ Action setup_show(CLI::App &command)
 		->required()
 		->check(CLI::PositiveNumber);
 	command.add_flag("--json", *json, "Print one JSON object instead of text");
-	command.footer("Shows the header, the device's live mappings (the one holding the "
-		       "snapshot's address marked *), its recent unmaps with who mapped and "
-		       "unmapped them and when, and the parts left out and why.");
+	command.footer("Leads with the cross-view comparison's headline, then shows the "
+		       "header, the views of each page side by side, every verdict with its "
+		       "evidence, the registers and descriptors, the device's live mappings "
+		       "(the one holding the snapshot's address marked *), its recent unmaps "
+		       "with who mapped and unmapped them and when, and the parts left out "
+		       "and why.");
 	return [seq, json] { return snapshot_show(*seq, *json); };
+}
+
+Action setup_save(CLI::App &command)
+{
+	auto options = std::make_shared<SaveOptions>();
+	command.add_option("seq", options->seq, "The snapshot's sequence number (snapshot list)")
+		->required()
+		->check(CLI::PositiveNumber);
+	command.add_option("-o,--output", options->output, "The file to write")->required();
+	command.footer("Writes the record's bytes as the module made them (the same bytes as "
+		       "its devcoredump); `edgedma explain FILE` shows it on any machine, "
+		       "without the module.");
+	return [options] { return snapshot_save(*options); };
 }
 
 constexpr Subcommand snapshot_commands[] = {
 	{"take", "Take a snapshot of a device now", setup_take},
 	{"list", "List the snapshots the module holds", setup_list},
 	{"show", "Show one snapshot whole", setup_show},
+	{"save", "Write one snapshot's record to a file", setup_save},
 };
 
 } // namespace

@@ -129,6 +129,10 @@ private:
 EDGEDMA_API std::vector<std::byte> encode_recording(const RecordingHeader &header,
 						     std::span<const Record> records);
 
+// Whether bytes begin as a recording does (its magic), so that a tool can
+// tell a recording from another file before reading it.
+EDGEDMA_API bool looks_like_recording(std::span<const std::byte> bytes);
+
 // Reads a recording, one record at a time. Unknown record types are skipped
 // and counted; a malformed record, a truncated file, a bad magic or a
 // version newer than recording_format_version throw Error naming the byte

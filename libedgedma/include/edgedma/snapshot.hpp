@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -288,6 +289,12 @@ struct Snapshot {
 
 	bool operator==(const Snapshot &) const = default;
 };
+
+// The snapshot a record's bytes hold: a devcoredump's data
+// (/sys/class/devcoredump/devcdN/data), a file `edgedma snapshot save`
+// wrote, Snapshot::record. Decoded as a SNAPSHOT_GET reply is; record keeps
+// the bytes. Throws Error naming what is malformed.
+EDGEDMA_API Snapshot decode_snapshot_record(std::span<const std::byte> record);
 
 // Whether the range of dma_addr and size covers address, as the module
 // decides which mapping and which unmap a snapshot is about: a range of 0
