@@ -730,14 +730,6 @@ std::string side_by_side_text(const Snapshot &snapshot, const std::vector<Verdic
 	return text;
 }
 
-// "ERROR device-after-unmap: SENTENCE"
-std::string verdict_line(const Verdict &verdict)
-{
-	std::string severity(severity_name(verdict.severity));
-	std::ranges::transform(severity, severity.begin(), [](char c) { return c - 'a' + 'A'; });
-	return severity + " " + verdict.rule + ": " + verdict.sentence;
-}
-
 std::string verdicts_text(const std::vector<Verdict> &verdicts)
 {
 	std::ostringstream text;
@@ -808,6 +800,13 @@ std::string snapshot_summary(const Snapshot &snapshot)
 	if (snapshot.truncated)
 		text += "; TRUNCATED";
 	return text + "\n";
+}
+
+std::string verdict_line(const Verdict &verdict)
+{
+	std::string severity(severity_name(verdict.severity));
+	std::ranges::transform(severity, severity.begin(), [](char c) { return c - 'a' + 'A'; });
+	return severity + " " + verdict.rule + ": " + verdict.sentence;
 }
 
 Json snapshot_header_json(const SnapshotHeader &header)

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <edgedma/cross_view.hpp>
 #include <edgedma/snapshot.hpp>
 #include <edgedma/symbolizer.hpp>
 
@@ -26,6 +27,10 @@ std::string snapshot_summary(const Snapshot &snapshot);
 // "in SYMBOL", "for finding N"), the record's size and the command that
 // shows it.
 std::string snapshot_announcement_text(const SnapshotHeader &header);
+
+// A verdict on one line: "ERROR device-after-unmap: SENTENCE" (the
+// severity in capitals), as snapshot show heads a snapshot with it.
+std::string verdict_line(const Verdict &verdict);
 
 // `edgedma snapshot list --json`, one object per snapshot: seq, time_ns,
 // real_time_ns, cpu, trigger (a word), trigger_addr ("0x..." or null),

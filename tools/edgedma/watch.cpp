@@ -15,6 +15,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <edgedma/client.hpp>
+#include <edgedma/cross_view.hpp>
+#include <edgedma/error.hpp>
 #include <edgedma/event_stream.hpp>
 #include <edgedma/report.hpp>
 
@@ -76,14 +79,35 @@ void report_repeats(const FindingRepeats &repeats, bool json)
 		std::cout << repeats_text(repeats, module_clock_ns());
 }
 
-void report_snapshot(const SnapshotHeader &header, bool json)
+// A snapshot as it is announced, with the headline of the cross-view
+// comparison: the record is read back from the module's store, which a
+// newer snapshot may have taken over meanwhile (then the reason is shown
+// instead).
+void report_snapshot(Client &client, const SnapshotHeader &header, const Symbolizer &symbols,
+		     bool json)
 {
-	if (json)
-		std::cout << nlohmann::ordered_json{{"snapshot", snapshot_header_json(header)}}.dump(
-				     -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+	using Json = nlohmann::ordered_json;
+	Json lead = nullptr;
+	std::string lead_text;
+	try {
+		const Snapshot snapshot = client.snapshot_get(header.seq);
+		const std::vector<Verdict> verdicts = compare_views(snapshot, symbols);
+		if (const Verdict *verdict = headline(verdicts)) {
+			lead = verdict_to_json<Json>(*verdict);
+			lead_text = "  " + verdict_line(*verdict) + "\n";
+		}
+	} catch (const Error &error) {
+		lead_text = "  (no headline: " + error.message() + ")\n";
+	}
+	if (json) {
+		Json announced = snapshot_header_json(header);
+		announced["headline"] = std::move(lead);
+		std::cout << Json{{"snapshot", std::move(announced)}}.dump(
+				     -1, ' ', false, Json::error_handler_t::replace)
 			  << '\n';
-	else
-		std::cout << snapshot_announcement_text(header);
+		return;
+	}
+	std::cout << snapshot_announcement_text(header) << lead_text;
 }
 
 void summarise(const StreamCounters &counters)
@@ -109,6 +133,8 @@ int watch(const WatchOptions &options)
 	stream_options.receive_buffer = options.receive_buffer;
 	EventStream stream(stream_options);
 	Symbolizer symbols = load_kernel_symbols();
+	// Reads back each snapshot announced, for its headline.
+	Client client;
 
 	std::optional<Clock::time_point> deadline;
 	if (options.timeout)
@@ -138,7 +164,7 @@ int watch(const WatchOptions &options)
 			// Not a finding either: --count does not count them.
 			if (const auto *snapshot = std::get_if<SnapshotHeader>(&event)) {
 				if (!done && (!options.device || snapshot->device == *options.device))
-					report_snapshot(*snapshot, options.json);
+					report_snapshot(client, *snapshot, symbols, options.json);
 				continue;
 			}
 			const auto &finding = std::get<Finding>(event);
@@ -164,7 +190,7 @@ Action setup_watch(CLI::App &command)
 	command.add_flag("--json", options->json,
 			 "One JSON object per finding and line; losses as "
 			 "{\"lost\": N, ...} lines, repeats as {\"repeats\": {...}} lines, "
-			 "snapshots as {\"snapshot\": {...}} lines");
+			 "snapshots as {\"snapshot\": {...}} lines with their headline");
 	command.add_option("--device", options->device,
 			   "Only findings and snapshots of this device (its dev_name())");
 	command.add_option("--count", options->count, "Exit after N findings");
