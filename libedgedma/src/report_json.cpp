@@ -5,6 +5,11 @@
 // Documentation/report.rst; 64-bit addresses are "0x..." strings, as in
 // every other JSON the tool prints, because many JSON readers keep numbers
 // as doubles.
+#include <algorithm>
+
+#include <linux/edgedma.h>
+
+#include <edgedma/cross_view.hpp>
 #include <edgedma/culprit.hpp>
 #include <edgedma/info.hpp>
 #include <edgedma/names.hpp>
@@ -50,6 +55,112 @@ Json caller_address_json(std::uint64_t address)
 	return hex(address);
 }
 
+// How far around the address a snapshot is about its picture reaches.
+constexpr std::uint64_t picture_reach = 256 * 1024;
+
+// The ranges a snapshot knows around the address it is about (its trigger
+// address, else the first address a verdict is about, else its first
+// mapping): live mappings, recent unmaps, descriptor buffers, the fault.
+// Offsets and sizes are bytes from "start", small enough for any JSON
+// reader's numbers; the page draws them.
+Json address_space_json(const Snapshot &snapshot, std::span<const Verdict> verdicts)
+{
+	std::optional<std::uint64_t> focus = snapshot.header.trigger_addr;
+	for (const Verdict &verdict : verdicts)
+		for (const Evidence &item : verdict.evidence)
+			if (!focus && item.dma_addr && verdict.severity != Severity::note)
+				focus = item.dma_addr;
+	if (!focus && !snapshot.mappings.empty())
+		focus = snapshot.mappings.front().dma_addr;
+	if (!focus)
+		return nullptr;
+	// Within reach of the focus, the window fits what is there, with a
+	// margin, so that small buffers stay visible.
+	const std::uint64_t reach_start = *focus > picture_reach ? *focus - picture_reach : 0;
+	const std::uint64_t reach_end = *focus + picture_reach;
+	auto reachable = [&](std::uint64_t address, std::uint64_t size) {
+		return address < reach_end && address + std::max<std::uint64_t>(size, 1) > reach_start;
+	};
+	std::uint64_t low = *focus, high = *focus + 1;
+	auto widen = [&](std::uint64_t address, std::uint64_t size) {
+		if (!reachable(address, size))
+			return;
+		low = std::min(low, std::max(address, reach_start));
+		high = std::max(high, std::min(address + std::max<std::uint64_t>(size, 1), reach_end));
+	};
+	for (const Mapping &mapping : snapshot.mappings)
+		widen(mapping.dma_addr, mapping.size);
+	for (const RecentUnmap &unmap : snapshot.unmaps)
+		widen(unmap.dma_addr, unmap.size);
+	for (const DescriptorChain &chain : snapshot.chains)
+		for (const Descriptor &descriptor : chain.descriptors)
+			for (const DescriptorBuffer &buffer : descriptor.buffers)
+				if (buffer.addr)
+					widen(buffer.addr, buffer.length.value_or(1));
+	const std::uint64_t margin = std::max<std::uint64_t>((high - low) / 16, 256);
+	const std::uint64_t start = low > margin ? low - margin : 0;
+	const std::uint64_t end = high + margin;
+	auto inside = [&](std::uint64_t address, std::uint64_t size) {
+		return address < end && address + std::max<std::uint64_t>(size, 1) > start;
+	};
+	// Clipped to the window: offset and size within it.
+	auto range = [&](const char *kind, std::uint64_t address, std::uint64_t size,
+			 std::string label) {
+		const std::uint64_t from = std::max(address, start);
+		const std::uint64_t to = std::min(address + std::max<std::uint64_t>(size, 1), end);
+		return Json{{"kind", kind},		{"dma_addr", hex(address)},
+			    {"size", size},		{"offset", from - start},
+			    {"length", to - from},	{"label", std::move(label)}};
+	};
+	Json ranges = Json::array();
+	for (const Mapping &mapping : snapshot.mappings)
+		if (inside(mapping.dma_addr, mapping.size))
+			ranges.push_back(range("live", mapping.dma_addr, mapping.size,
+					       direction_label(mapping.dir)));
+	for (const RecentUnmap &unmap : snapshot.unmaps)
+		if (inside(unmap.dma_addr, unmap.size))
+			ranges.push_back(range("unmapped", unmap.dma_addr, unmap.size,
+					       direction_label(unmap.dir)));
+	Json pointers = Json::array();
+	for (const DescriptorChain &chain : snapshot.chains)
+		for (const Descriptor &descriptor : chain.descriptors)
+			for (const DescriptorBuffer &buffer : descriptor.buffers)
+				if (buffer.addr && inside(buffer.addr, 1))
+					pointers.push_back(
+						{{"label", chain.name + "[" +
+								   std::to_string(descriptor.index) + "]"},
+						 {"dma_addr", hex(buffer.addr)},
+						 {"offset", buffer.addr - start},
+						 {"state", buffer_state_label(buffer.state)}});
+	for (const Register &reg : snapshot.registers)
+		if (reg.value && reg.width >= 4 && *reg.value && inside(*reg.value, 1))
+			pointers.push_back({{"label", reg.name},
+					    {"dma_addr", hex(*reg.value)},
+					    {"offset", *reg.value - start},
+					    {"state", "register"}});
+	Json fault = nullptr;
+	if (snapshot.header.trigger == EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT &&
+	    snapshot.header.trigger_addr)
+		fault = {{"dma_addr", hex(*snapshot.header.trigger_addr)},
+			 {"offset", *snapshot.header.trigger_addr - start}};
+	return {{"start", hex(start)},	 {"size", end - start},	       {"focus", hex(*focus)},
+		{"ranges", std::move(ranges)}, {"pointers", std::move(pointers)}, {"fault", std::move(fault)}};
+}
+
+// The views of a snapshot side by side, for the page's table.
+Json side_by_side_json(const Snapshot &snapshot, std::span<const Verdict> verdicts)
+{
+	Json columns = Json::array();
+	for (const SideBySideColumn &column : side_by_side_columns())
+		columns.push_back(column.title);
+	Json rows = Json::array();
+	for (const SideBySideRow &row : side_by_side(snapshot, verdicts))
+		rows.push_back({{"dma_addr", hex(row.dma_addr)},
+				{"cells", row.cells},
+				{"marked", row.marked}});
+	return {{"columns", std::move(columns)}, {"rows", std::move(rows)}};
+}
+
 // One snapshot recorded: its header, where its address was (the verdict
 // snapshot_address_owner() gives, with the mapping or unmap), and the
 // sizes of its parts; `edgedma snapshot show` of a live module holds the
@@ -57,6 +168,11 @@ Json caller_address_json(std::uint64_t address)
 Json snapshot_report_json(const Snapshot &snapshot, const Symbolizer &symbols)
 {
 	const SnapshotHeader &header = snapshot.header;
+	const std::vector<Verdict> verdicts = compare_views(snapshot, symbols);
+	const Verdict *lead = headline(verdicts);
+	Json verdict_list = Json::array();
+	for (const Verdict &verdict : verdicts)
+		verdict_list.push_back(verdict_to_json<Json>(verdict));
 	const SnapshotAddressOwner owner = snapshot_address_owner(snapshot);
 	Json address = nullptr;
 	switch (owner.kind) {
@@ -111,6 +227,10 @@ Json snapshot_report_json(const Snapshot &snapshot, const Symbolizer &symbols)
 		{"pages", snapshot.pages.size()},
 		{"record_size", header.record_size},
 		{"truncated", snapshot.truncated},
+		{"headline", lead ? verdict_to_json<Json>(*lead) : Json(nullptr)},
+		{"verdicts", std::move(verdict_list)},
+		{"side_by_side", side_by_side_json(snapshot, verdicts)},
+		{"address_space", address_space_json(snapshot, verdicts)},
 	};
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include <edgedma/cross_view.hpp>
 #include <edgedma/culprit.hpp>
 #include <edgedma/info.hpp>
 #include <edgedma/names.hpp>
@@ -173,6 +174,10 @@ void write_snapshots(std::ostringstream &out, const Summary &summary,
 		if (header.finding_seq)
 			out << " for finding " << *header.finding_seq;
 		out << '\n';
+		const std::vector<Verdict> verdicts = compare_views(snapshot, symbols);
+		if (const Verdict *lead = headline(verdicts))
+			out << "    " << severity_name(lead->severity) << " " << lead->rule << ": "
+			    << lead->sentence << '\n';
 		const SnapshotAddressOwner owner = snapshot_address_owner(snapshot);
 		switch (owner.kind) {
 		case SnapshotAddressOwner::Kind::no_address:

@@ -6,7 +6,14 @@
 // The same arguments always give the same file.
 //
 // Usage: make-synthetic-recording FILE [--events N] [--findings N]
+//          [--snapshots DIR [--snapshot-copies N]]
+//
+// --snapshots adds every DIR/*.snap (snapshot records the real module
+// wrote: tests/data/snapshots), each --snapshot-copies times.
+#include <algorithm>
 #include <cstdint>
+#include <filesystem>
+#include <vector>
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
@@ -30,6 +37,15 @@ Arguments parse(int argc, char **argv)
 			std::uint64_t value = std::strtoull(argv[++i], nullptr, 10);
 			(argument == "--events" ? arguments.options.events
 						: arguments.options.findings) = value;
+		} else if (argument == "--snapshots" && i + 1 < argc) {
+			std::vector<std::filesystem::path> files;
+			for (const auto &entry : std::filesystem::directory_iterator(argv[++i]))
+				if (entry.path().extension() == ".snap")
+					files.push_back(entry.path());
+			std::ranges::sort(files);
+			arguments.options.snapshot_files = std::move(files);
+		} else if (argument == "--snapshot-copies" && i + 1 < argc) {
+			arguments.options.snapshot_copies = std::strtoull(argv[++i], nullptr, 10);
 		} else if (arguments.file.empty() && !argument.starts_with("-")) {
 			arguments.file = argument;
 		} else {
@@ -38,7 +54,7 @@ Arguments parse(int argc, char **argv)
 	}
 	if (arguments.file.empty())
 		throw std::invalid_argument("usage: make-synthetic-recording FILE [--events N] "
-					    "[--findings N]");
+					    "[--findings N] [--snapshots DIR [--snapshot-copies N]]");
 	return arguments;
 }
 
@@ -49,7 +65,8 @@ try {
 	Arguments arguments = parse(argc, argv);
 	auto written = edgedma::synthetic::write_recording(arguments.file, arguments.options);
 	std::cerr << "make-synthetic-recording: " << arguments.file << ": " << written.map_events
-		  << " mapping events, " << written.findings << " findings, " << written.bytes
+		  << " mapping events, " << written.findings << " findings, " << written.snapshots
+		  << " snapshots, " << written.bytes
 		  << " bytes\n";
 	return 0;
 } catch (const std::exception &error) {

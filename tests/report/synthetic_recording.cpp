@@ -3,13 +3,17 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
 
 #include <linux/edgedma.h>
 
+#include <edgedma/error.hpp>
 #include <edgedma/recording.hpp>
+#include <edgedma/snapshot.hpp>
 
 namespace edgedma::synthetic {
 namespace {
@@ -278,6 +282,20 @@ Written write_recording(const std::filesystem::path &file, const Options &option
 	if (findings_lost)
 		writer.write(Loss{first_lost_finding, last_lost_finding, Loss::Cause::gap});
 
+	std::uint64_t snapshots = 0;
+	for (const std::filesystem::path &path : options.snapshot_files) {
+		std::ifstream in(path, std::ios::binary);
+		const std::vector<char> text((std::istreambuf_iterator<char>(in)),
+					     std::istreambuf_iterator<char>());
+		if (!in.eof() && in.fail())
+			throw Error("synthetic recording", "cannot read " + path.string());
+		std::vector<std::byte> bytes(text.size());
+		std::ranges::transform(text, bytes.begin(), [](char c) { return std::byte(c); });
+		const Snapshot snapshot = decode_snapshot_record(bytes);
+		for (std::uint64_t copy = 0; copy < options.snapshot_copies; copy++, snapshots++)
+			writer.write(snapshot);
+	}
+
 	Stats stats;
 	stats.calls = 1000 + written + lost_in_kernel + lost_in_transit;
 	stats.findings = findings_made;
@@ -295,7 +313,7 @@ Written write_recording(const std::filesystem::path &file, const Options &option
 			      (lost_transit_done ? lost_in_transit : 0);
 	end.map_events_lost_in_kernel = lost_kernel_done ? lost_in_kernel : 0;
 	writer.finish(end);
-	return {written, findings_written, writer.records(), writer.bytes_written()};
+	return {written, findings_written, snapshots, writer.records(), writer.bytes_written()};
 }
 
 } // namespace edgedma::synthetic

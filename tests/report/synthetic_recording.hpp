@@ -11,17 +11,23 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <vector>
 
 namespace edgedma::synthetic {
 
 struct Options {
 	std::uint64_t events = 1'000'000; // MapEvent records
 	std::uint64_t findings = 300;     // findings made (a few are lost)
+	// Snapshot records to add (as `edgedma snapshot save` wrote them:
+	// tests/data/snapshots), each snapshot_copies times.
+	std::vector<std::filesystem::path> snapshot_files;
+	std::uint64_t snapshot_copies = 1;
 };
 
 struct Written {
 	std::uint64_t map_events = 0;
 	std::uint64_t findings = 0; // Finding records
+	std::uint64_t snapshots = 0; // Snapshot records
 	std::uint64_t records = 0;  // every record, RecordingEnd included
 	std::uint64_t bytes = 0;
 };

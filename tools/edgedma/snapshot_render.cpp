@@ -564,162 +564,22 @@ std::string unmaps_text(const Snapshot &snapshot, const Symbolizer &symbols)
 	return text;
 }
 
-// The columns of the side-by-side table, and the views of the comparison
-// whose evidence marks each (cross_view_names()).
-struct ViewColumn {
-	std::string_view title;
-	std::array<std::string_view, 3> views;
-};
-constexpr std::array<ViewColumn, 6> view_columns{{
-	{"DEVICE", {"device", "registers", "descriptors"}},
-	{"TABLE", {"mappings", "history", ""}},
-	{"IOMMU", {"iommu", "", ""}},
-	{"CPU PTE", {"cpu", "", ""}},
-	{"PHYSICAL", {"physical", "", ""}},
-	{"CACHE", {"cache", "", ""}},
-}};
-
-bool same_page(const Snapshot &snapshot, std::uint64_t a, std::uint64_t b)
-{
-	const std::uint64_t mask = ~(std::uint64_t{snapshot.page_size.value_or(4096)} - 1);
-	return (a & mask) == (b & mask);
-}
-
-// The views of @verdicts (warnings and errors) whose evidence is about an
-// address in @page: where the views disagree.
-std::vector<std::string> disagreeing_views(const Snapshot &snapshot, const PageView &page,
-					   const std::vector<Verdict> &verdicts)
-{
-	std::vector<std::string> views;
-	for (const Verdict &verdict : verdicts) {
-		if (verdict.severity == Severity::note)
-			continue;
-		for (const Evidence &item : verdict.evidence)
-			if (item.dma_addr && same_page(snapshot, *item.dma_addr, page.dma_addr) &&
-			    std::ranges::find(views, item.view) == views.end())
-				views.push_back(item.view);
-	}
-	return views;
-}
-
-// What points the device into @page: the fault, registers, descriptors.
-std::string device_cell(const Snapshot &snapshot, const PageView &page)
-{
-	std::vector<std::string> names;
-	const SnapshotHeader &header = snapshot.header;
-	if (header.trigger == EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT && header.trigger_addr &&
-	    same_page(snapshot, *header.trigger_addr, page.dma_addr))
-		names.push_back("fault" + (header.trigger_access
-						   ? " (" + access_label(*header.trigger_access) + ")"
-						   : std::string()));
-	for (const Register &reg : snapshot.registers)
-		if (reg.value && reg.width >= 4 && *reg.value &&
-		    same_page(snapshot, *reg.value, page.dma_addr))
-			names.push_back(reg.name);
-	const auto held = buffers_in_page(snapshot, page);
-	constexpr std::size_t shown = 2;
-	for (std::size_t i = 0; i < held.size() && i < shown; i++)
-		names.push_back(held[i].chain->name + "[" +
-				std::to_string(held[i].descriptor->index) + "]");
-	if (held.size() > shown)
-		names.push_back("+" + std::to_string(held.size() - shown));
-	return joined(names, "-");
-}
-
-std::string table_cell(const Snapshot &snapshot, const PageView &page)
-{
-	if (page.expected_phys)
-		return "live " + hex(*page.expected_phys);
-	for (const RecentUnmap &unmap : snapshot.unmaps)
-		if (unmap.dma_addr < page.dma_addr + snapshot.page_size.value_or(4096) &&
-		    unmap.dma_addr + std::max<std::uint64_t>(unmap.size, 1) > page.dma_addr)
-			return "unmapped";
-	return "none";
-}
-
-std::string iommu_cell(const PageView &page)
-{
-	if (page.iommu_unmapped)
-		return "nothing";
-	if (page.iommu_phys)
-		return hex(*page.iommu_phys);
-	return "-";
-}
-
-std::string cpu_cell(const Snapshot &snapshot, const PageView &page)
-{
-	if (!page.pte_present)
-		return "-";
-	if (!*page.pte_present)
-		return "not present";
-	std::string cell = page.pte_pfn ? hex(*page.pte_pfn * snapshot.page_size.value_or(4096))
-					: std::string("present");
-	if (page.pte_writable)
-		cell += *page.pte_writable ? " rw" : " ro";
-	if (page.pte_executable)
-		cell += *page.pte_executable ? " x" : " nx";
-	if (page.pte_memtype)
-		cell += " " + memtype_label(*page.pte_memtype);
-	return cell;
-}
-
-std::string physical_cell(const PageView &page)
-{
-	if (!page.phys)
-		return "-";
-	if (page.pfn_valid == false)
-		return "not managed";
-	std::vector<std::string> words;
-	if (page.flags)
-		words = page_flag_names(*page.flags);
-	if (page.swiotlb.value_or(false))
-		words.push_back("swiotlb");
-	return joined(words, "page");
-}
-
-std::string cache_cell(const Snapshot &snapshot, const PageView &page)
-{
-	if (!snapshot.coherent)
-		return "-";
-	if (*snapshot.coherent)
-		return "coherent";
-	// The sharers share lines of the first mapping: of the pages it spans.
-	if (!snapshot.mappings.empty() && !snapshot.line_sharers.empty()) {
-		const Mapping &first = snapshot.mappings.front();
-		const std::uint64_t page_end = page.dma_addr + snapshot.page_size.value_or(4096);
-		if (page.dma_addr < first.dma_addr + std::max<std::uint64_t>(first.size, 1) &&
-		    page_end > first.dma_addr)
-			return "shared with " + std::to_string(snapshot.line_sharers.size());
-	}
-	return "non-coherent";
-}
-
 // One row per page viewed, one column per view; a cell whose view a
 // warning or error names for that page ends in " !".
 std::string side_by_side_text(const Snapshot &snapshot, const std::vector<Verdict> &verdicts)
 {
 	std::vector<std::vector<std::string>> rows;
 	std::vector<std::string> titles{"  PAGE"};
-	for (const ViewColumn &column : view_columns)
+	for (const SideBySideColumn &column : side_by_side_columns())
 		titles.emplace_back(column.title);
 	rows.push_back(std::move(titles));
 	bool marked = false;
-	for (const PageView &page : snapshot.pages) {
-		const auto disagree = disagreeing_views(snapshot, page, verdicts);
-		std::vector<std::string> row{"  " + hex(page.dma_addr),
-					     device_cell(snapshot, page),
-					     table_cell(snapshot, page),
-					     iommu_cell(page),
-					     cpu_cell(snapshot, page),
-					     physical_cell(page),
-					     cache_cell(snapshot, page)};
-		for (std::size_t c = 0; c < view_columns.size(); c++)
-			for (std::string_view view : view_columns[c].views)
-				if (!view.empty() && std::ranges::find(disagree, view) != disagree.end()) {
-					row[c + 1] += " !";
-					marked = true;
-					break;
-				}
+	for (const SideBySideRow &page : side_by_side(snapshot, verdicts)) {
+		std::vector<std::string> row{"  " + hex(page.dma_addr)};
+		for (std::size_t c = 0; c < page.cells.size(); c++) {
+			row.push_back(page.cells[c] + (page.marked[c] ? " !" : ""));
+			marked = marked || page.marked[c];
+		}
 		rows.push_back(std::move(row));
 	}
 	std::string text = "views side by side (IOMMU domain " +
@@ -874,7 +734,7 @@ Json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols)
 	for (const PageView &page : snapshot.pages) {
 		Json view = page_json(page);
 		view["buffer_of"] = page_buffer_names(snapshot, page);
-		view["disagree"] = disagreeing_views(snapshot, page, verdicts);
+		view["disagree"] = views_disagreeing_on(snapshot, page, verdicts);
 		views.push_back(std::move(view));
 	}
 	document["views"] = std::move(views);

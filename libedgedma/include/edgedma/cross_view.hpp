@@ -12,6 +12,7 @@
 // It needs the snapshot alone, so it works the same on a live module, on a
 // recording and on a saved record (devcoredump) on another machine.
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -88,6 +89,40 @@ EDGEDMA_API std::vector<Verdict> compare_views(const Snapshot &snapshot,
 // first of the worst severity there is. Null only for no verdicts. Points
 // into @verdicts.
 EDGEDMA_API const Verdict *headline(std::span<const Verdict> verdicts);
+
+// A column of the side-by-side view: its title, its JSON key, and the
+// views of the comparison (cross_view_names()) whose evidence marks it.
+struct SideBySideColumn {
+	std::string_view title; // "DEVICE", "TABLE", "IOMMU", "CPU PTE", "PHYSICAL", "CACHE"
+	std::string_view key;   // "device", "table", "iommu", "cpu", "physical", "cache"
+	std::array<std::string_view, 3> views;
+};
+
+// The columns, in order: what points the device into the page (the fault,
+// registers, descriptors), the mapping table and unmap history ("live
+// PHYS", "unmapped", "none"), the IOMMU's translation ("nothing" when it
+// faults), the page the CPU's entry maps with its permissions and memory
+// type, the allocator's flags, the device's coherency and line sharers.
+EDGEDMA_API std::span<const SideBySideColumn> side_by_side_columns();
+
+// One page of a snapshot across the views.
+struct SideBySideRow {
+	std::uint64_t dma_addr = 0;
+	std::vector<std::string> cells;    // one per column; "-" where a view said nothing
+	std::vector<bool> marked;          // per column: a warning or error names it here
+	std::vector<std::string> disagree; // those views by name (cross_view_names())
+};
+
+// A row per page of @snapshot, in its order, marked by @verdicts (those of
+// compare_views() for it).
+EDGEDMA_API std::vector<SideBySideRow> side_by_side(const Snapshot &snapshot,
+						    std::span<const Verdict> verdicts);
+
+// The views (cross_view_names()) that a warning or error of @verdicts names
+// for @page: where they disagree.
+EDGEDMA_API std::vector<std::string> views_disagreeing_on(const Snapshot &snapshot,
+							  const PageView &page,
+							  std::span<const Verdict> verdicts);
 
 // A verdict as JSON, in the shape `edgedma snapshot show --json` and the
 // reports give it: {rule, severity, sentence, evidence: [{view, subject,
