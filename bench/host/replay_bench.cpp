@@ -11,6 +11,11 @@
 //   BM_ReadOptional  the same with the std::optional next(), a new Record
 //               each time
 //   BM_Analyze  the Analyzer alone, on records decoded beforehand
+//   BM_Explain  `edgedma explain` of a recording of 10^4 snapshots: each
+//               read, decoded and put through the cross-view comparison
+//               (compare_views() and the side-by-side rows); its items are
+//               snapshots. The snapshots are the records the real module
+//               wrote in the guests (tests/data/snapshots), 2000 of each.
 //
 // The recording is the report stage's synthetic one (tests/report/
 // synthetic_recording.hpp: six devices, map/unmap/sync calls with callers,
@@ -39,6 +44,7 @@
 #include <benchmark/benchmark.h>
 
 #include <edgedma/analysis.hpp>
+#include <edgedma/cross_view.hpp>
 #include <edgedma/error.hpp>
 #include <edgedma/recording.hpp>
 
@@ -261,12 +267,80 @@ void BM_Analyze(benchmark::State &state)
 	});
 }
 
+// The snapshot fixtures, made into a recording of snapshots_explained
+// snapshots on first use.
+constexpr std::uint64_t snapshots_explained = 10'000;
+
+const fs::path &snapshot_recording()
+{
+	static TemporaryDirectory directory;
+	static const fs::path made = [] {
+		std::vector<fs::path> files;
+		for (const auto &entry : fs::directory_iterator(EDGEDMA_SNAPSHOT_FIXTURE_DIR))
+			if (entry.path().extension() == ".snap")
+				files.push_back(entry.path());
+		if (files.empty() || snapshots_explained % files.size())
+			throw std::runtime_error("want a number of snapshot fixtures that divides " +
+						 std::to_string(snapshots_explained) + ", found " +
+						 std::to_string(files.size()));
+		fs::path file = directory.path() / "snapshots.edr";
+		edgedma::synthetic::write_recording(
+			file, {.events = 1000,
+			       .findings = 10,
+			       .snapshot_files = files,
+			       .snapshot_copies = snapshots_explained / files.size()});
+		return file;
+	}();
+	return made;
+}
+
+void prepare_snapshot_recording(const benchmark::State &)
+{
+	try {
+		snapshot_recording();
+	} catch (const std::exception &) {
+	}
+}
+
+void BM_Explain(benchmark::State &state)
+{
+	guarded(state, [&] {
+		const fs::path &file = snapshot_recording();
+		const edgedma::Symbolizer no_symbols;
+		for (auto _ : state) {
+			edgedma::RecordingReader reader(file);
+			edgedma::Record record;
+			std::uint64_t explained = 0;
+			while (reader.next(record))
+				if (const auto *snapshot = std::get_if<edgedma::Snapshot>(&record)) {
+					const auto verdicts = edgedma::compare_views(*snapshot, no_symbols);
+					benchmark::DoNotOptimize(edgedma::headline(verdicts));
+					benchmark::DoNotOptimize(
+						edgedma::side_by_side(*snapshot, verdicts));
+					explained++;
+				}
+			if (explained != snapshots_explained) {
+				state.SkipWithError("the recording did not hold every snapshot");
+				return;
+			}
+		}
+		const auto passes = static_cast<std::uint64_t>(state.iterations());
+		state.SetItemsProcessed(static_cast<std::int64_t>(passes * snapshots_explained));
+		state.counters["snapshots"] = static_cast<double>(snapshots_explained);
+		state.counters["time_per_snapshot"] =
+			benchmark::Counter(static_cast<double>(snapshots_explained),
+					   benchmark::Counter::kIsIterationInvariantRate |
+						   benchmark::Counter::kInvert);
+	});
+}
+
 // A pass over a million records takes tens of milliseconds: milliseconds
 // read best.
 BENCHMARK(BM_Replay)->Setup(prepare_recording)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Read)->Setup(prepare_recording)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReadOptional)->Setup(prepare_recording)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Analyze)->Setup(prepare_decoded_records)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Explain)->Setup(prepare_snapshot_recording)->Unit(benchmark::kMillisecond);
 
 // Takes our own options out of argv, leaving Google Benchmark's and
 // anything unknown (which it then reports).
