@@ -54,6 +54,7 @@ static const struct nla_policy edgedma_chain_policy[EDGEDMA_A_CHAIN_MAX + 1] = {
 	[EDGEDMA_A_CHAIN_FLAGS] = NLA_POLICY_MAX(NLA_U32, EDGEDMA_CHAIN_BIG_ENDIAN |
 							  EDGEDMA_CHAIN_LENGTH_IN_BYTES),
 	[EDGEDMA_A_CHAIN_DFIELD] = { .type = NLA_NESTED },
+	[EDGEDMA_A_CHAIN_ALIGN_LOG2] = NLA_POLICY_RANGE(NLA_U32, 1, EDGEDMA_CHAIN_ALIGN_LOG2_MAX),
 };
 
 static int edgedma_parse_field(const struct nlattr *attr, struct edgedma_profile_reg *reg,
@@ -238,6 +239,8 @@ static int edgedma_parse_chain(const struct nlattr *attr, const struct edgedma_p
 		c->max_descs = nla_get_u32(tb[EDGEDMA_A_CHAIN_MAX_DESCS]);
 	if (tb[EDGEDMA_A_CHAIN_FLAGS])
 		c->flags = nla_get_u32(tb[EDGEDMA_A_CHAIN_FLAGS]);
+	if (tb[EDGEDMA_A_CHAIN_ALIGN_LOG2])
+		c->align_log2 = nla_get_u32(tb[EDGEDMA_A_CHAIN_ALIGN_LOG2]);
 	err = edgedma_chain_reg_index(p, c, tb[EDGEDMA_A_CHAIN_START_REG], "start",
 				      &c->start_reg, extack) ?:
 	      edgedma_chain_reg_index(p, c, tb[EDGEDMA_A_CHAIN_START_HI_REG], "start-hi",

@@ -367,7 +367,8 @@ int edgedma_profile_put_chain_layout(struct edgedma_record *r,
 	    PUTREG(HEAD_REG, c->head_reg) || PUTREG(TAIL_REG, c->tail_reg) ||
 	    PUT32(DESC_SIZE, c->desc_size) ||
 	    (c->max_descs && PUT32(MAX_DESCS, c->max_descs)) ||
-	    (c->flags && PUT32(FLAGS, c->flags)))
+	    (c->flags && PUT32(FLAGS, c->flags)) ||
+	    (c->align_log2 && PUT32(ALIGN_LOG2, c->align_log2)))
 		return -EMSGSIZE;
 #undef PUT32
 #undef PUTREG

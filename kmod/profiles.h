@@ -28,6 +28,7 @@ struct nlattr;
 #define EDGEDMA_DESC_SIZE_MIN		4
 #define EDGEDMA_DESC_SIZE_MAX		128
 #define EDGEDMA_CHAIN_DESCS_MAX		4096	/* MAX_DESCS and snapshot_descriptors */
+#define EDGEDMA_CHAIN_ALIGN_LOG2_MAX	16	/* ALIGN_LOG2: 64 KiB */
 #define EDGEDMA_NO_REG			0xff	/* a chain names no such register */
 
 enum edgedma_profile_match {
@@ -79,6 +80,7 @@ struct edgedma_profile_chain {
 	u32 desc_size;
 	u32 max_descs;		/* 0: the module's snapshot_descriptors */
 	u32 flags;		/* enum edgedma_chain_flag */
+	u32 align_log2;		/* 0: no alignment rule given */
 	u32 nfields;
 	struct edgedma_desc_field fields[EDGEDMA_CHAIN_FIELDS_MAX];
 	const struct nlattr *attr;	/* while being set: for extack */

@@ -186,6 +186,9 @@ static bool edgedma_put_page(struct edgedma_record *r, struct device *dev,
 	    (v.expected != EDGEDMA_NO_PHYS && PUT64(EXPECTED_PHYS, v.expected)) ||
 	    PUT32(IOMMU_DOMAIN, v.domain) ||
 	    (v.iommu_phys != EDGEDMA_NO_PHYS && PUT64(IOMMU_PHYS, v.iommu_phys)) ||
+	    /* Where the device lands may be a bounce slot, not the buffer. */
+	    (v.iommu_phys != EDGEDMA_NO_PHYS &&
+	     PUT32(IOMMU_SWIOTLB, edgedma_is_swiotlb(dev, v.iommu_phys))) ||
 	    (v.iommu_unmapped && PUT32(IOMMU_UNMAPPED, 1)) ||
 	    (phys != EDGEDMA_NO_PHYS &&
 	     edgedma_put_cpu_views(r, dev, phys & PAGE_MASK, cpu_virt))) {

@@ -459,6 +459,8 @@ bool bounced_page(const PageView &page, const Context &context)
 		return false;
 	if (context.page_of(*page.iommu_phys) == context.page_of(*page.expected_phys))
 		return false;
+	if (page.iommu_swiotlb)
+		return *page.iommu_swiotlb;
 	return !translating(page.iommu_domain);
 }
 
@@ -468,7 +470,8 @@ void rule_iommu_cpu_mismatch(Context &context)
 {
 	const Snapshot &snapshot = context.snapshot;
 	for (const PageView &page : snapshot.pages) {
-		if (!page.expected_phys || !translating(page.iommu_domain))
+		if (!page.expected_phys || !translating(page.iommu_domain) ||
+		    bounced_page(page, context))
 			continue;
 		const bool lost = page.iommu_unmapped;
 		const bool elsewhere = page.iommu_phys && context.page_of(*page.iommu_phys) !=
@@ -675,9 +678,59 @@ void rule_bounced(Context &context)
 	}
 }
 
-// misaligned-for-controller needs the profile's alignment rule in the
-// record; records without it have nothing to compare.
-void rule_misaligned_for_controller(Context &) {}
+// misaligned-for-controller: a descriptor the device may follow gives it a
+// buffer whose address or length breaks the chain's alignment rule (the
+// profile's align-log2: both multiples of 2^N bytes).
+void rule_misaligned_for_controller(Context &context)
+{
+	const Snapshot &snapshot = context.snapshot;
+	for (const DescriptorChain &chain : snapshot.chains) {
+		if (!chain.align_log2 || *chain.align_log2 >= 64)
+			continue;
+		const std::uint64_t align = std::uint64_t{1} << *chain.align_log2;
+		for (const Descriptor &descriptor : chain.descriptors) {
+			if (!device_may_use(descriptor))
+				continue;
+			for (const DescriptorBuffer &buffer : descriptor.buffers) {
+				if (buffer.state == EDGEDMA_BUFFER_NULL || buffer.addr == 0)
+					continue;
+				const std::uint64_t address_off = buffer.addr & (align - 1);
+				const std::uint64_t length_off =
+					buffer.length ? *buffer.length & (align - 1) : 0;
+				if (!address_off && !length_off)
+					continue;
+				std::vector<std::string> broken;
+				if (address_off)
+					broken.push_back("its address " + hex(buffer.addr) + " lies " +
+							 std::to_string(address_off) +
+							 " bytes past a boundary");
+				if (length_off)
+					broken.push_back("its length " +
+							 std::to_string(*buffer.length) +
+							 " is not a multiple");
+				const std::string subject = descriptor_subject(chain, descriptor);
+				Verdict verdict{"misaligned-for-controller", Severity::error, {}, {}};
+				verdict.sentence = device_of(snapshot) + "'s descriptor " + subject +
+						   " gives the controller a buffer it needs aligned to " +
+						   byte_size(align) + ": " + broken.front() +
+						   (broken.size() > 1 ? " and " + broken.back() : "");
+				if (const Mapping *mapping = live_mapping_holding(snapshot, buffer.addr))
+					verdict.sentence += " (mapping " + hex(mapping->dma_addr) + ", " +
+							    mapping_facts(context, *mapping) + ")";
+				verdict.evidence.push_back(
+					{"descriptors", subject,
+					 hex(buffer.addr) +
+						 (buffer.length ? ", " + byte_size(*buffer.length) : ""),
+					 buffer.addr});
+				verdict.evidence.push_back({"descriptors", chain.name + "'s alignment rule",
+							    "2^" + std::to_string(*chain.align_log2) +
+								    " = " + byte_size(align),
+							    std::nullopt});
+				context.verdicts.push_back(std::move(verdict));
+			}
+		}
+	}
+}
 
 // consistent: no other rule spoke; say what was compared.
 void rule_consistent(Context &context)

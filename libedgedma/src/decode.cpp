@@ -359,9 +359,10 @@ struct PageFlat {
 	std::optional<std::uint32_t> flags;
 	std::optional<std::uint32_t> refcount;
 	std::optional<std::uint32_t> swiotlb;
+	std::optional<std::uint32_t> iommu_swiotlb;
 };
 
-const std::array<AttributeRule<PageFlat>, 19> page_rules{{
+const std::array<AttributeRule<PageFlat>, 20> page_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_PAGE_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_DMA_ADDR), &PageFlat::dma_addr, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_EXPECTED_PHYS), &PageFlat::expected_phys, optional},
@@ -381,6 +382,7 @@ const std::array<AttributeRule<PageFlat>, 19> page_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_FLAGS), &PageFlat::flags, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_REFCOUNT), &PageFlat::refcount, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_SWIOTLB), &PageFlat::swiotlb, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_PAGE_IOMMU_SWIOTLB), &PageFlat::iommu_swiotlb, optional},
 }};
 
 // A register's single attributes; its FIELD nests are walked apart.
@@ -504,10 +506,11 @@ PageView decode_page(AttributeStream attributes, std::string_view context)
 	page.flags = flat.flags;
 	page.refcount = flat.refcount;
 	page.swiotlb = flag_of(flat.swiotlb);
+	page.iommu_swiotlb = flag_of(flat.iommu_swiotlb);
 	return page;
 }
 
-const std::array<AttributeRule<DescriptorChain>, 18> chain_rules{{
+const std::array<AttributeRule<DescriptorChain>, 19> chain_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_CHAIN_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_NAME), &DescriptorChain::name, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_KIND), &DescriptorChain::kind, required},
@@ -520,6 +523,7 @@ const std::array<AttributeRule<DescriptorChain>, 18> chain_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_DESC_SIZE), &DescriptorChain::desc_size, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_MAX_DESCS), &DescriptorChain::max_descs, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_FLAGS), &DescriptorChain::flags, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_ALIGN_LOG2), &DescriptorChain::align_log2, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_START), &DescriptorChain::start, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_COUNT), &DescriptorChain::count, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_HEAD), &DescriptorChain::head, optional},

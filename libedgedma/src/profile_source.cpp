@@ -44,6 +44,7 @@ constexpr std::size_t chain_fields_max = 16;
 constexpr std::uint32_t desc_size_min = 4;
 constexpr std::uint32_t desc_size_max = 128;
 constexpr std::uint32_t chain_descs_max = 4096;
+constexpr std::uint32_t chain_align_log2_max = 16; // kmod/profiles.h
 
 // Properties dtc adds to a node that a label refers to.
 constexpr std::array<std::string_view, 2> phandle_properties{"phandle", "linux,phandle"};
@@ -380,7 +381,7 @@ std::string chain_register(const Node &node, std::string_view property, const st
 DescriptorChain parse_chain(const Node &node, const std::vector<Register> &registers)
 {
 	node.allow({"kind", "start", "length", "length-in-bytes", "entries", "head", "tail",
-		    "descriptor-size", "max-descriptors", "big-endian"},
+		    "descriptor-size", "max-descriptors", "big-endian", "align-log2"},
 		   {"fields"});
 	DescriptorChain chain;
 	chain.name = node.name();
@@ -433,6 +434,11 @@ DescriptorChain parse_chain(const Node &node, const std::vector<Register> &regis
 		node.fail("max-descriptors", std::to_string(*chain.max_descs) +
 						     " is not from 1 to " +
 						     std::to_string(chain_descs_max));
+	chain.align_log2 = node.cell("align-log2");
+	if (chain.align_log2 && (*chain.align_log2 < 1 || *chain.align_log2 > chain_align_log2_max))
+		node.fail("align-log2", std::to_string(*chain.align_log2) + " is not from 1 to " +
+						std::to_string(chain_align_log2_max) +
+						" (2 bytes to 64 KiB)");
 
 	if (chain.kind == EDGEDMA_CHAIN_RING && chain.length_reg.has_value() == chain.entries.has_value())
 		node.fail("a ring needs its size: 'length' (a register) or 'entries', "

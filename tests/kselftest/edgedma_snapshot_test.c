@@ -937,7 +937,7 @@ struct chain_def {
 	const char *name;
 	__u32 kind;
 	const char *start_reg, *length_reg, *head_reg, *tail_reg;
-	__u32 entries, desc_size, max_descs;
+	__u32 entries, desc_size, max_descs, align_log2;
 	unsigned int n_fields;
 	struct dfield_def fields[4];
 };
@@ -964,6 +964,8 @@ static void put_chain(struct __test_metadata *_metadata, struct nl_msg *m,
 	ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_CHAIN_DESC_SIZE, c->desc_size));
 	if (c->max_descs)
 		ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_CHAIN_MAX_DESCS, c->max_descs));
+	if (c->align_log2)
+		ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_CHAIN_ALIGN_LOG2, c->align_log2));
 	for (i = 0; i < c->n_fields; i++) {
 		int f = nl_nest_start(m, EDGEDMA_A_CHAIN_DFIELD);
 
@@ -1435,6 +1437,7 @@ TEST_F(snapshot, chain_ring_bound_loop_unmapped)
 struct profile_reply {
 	__u16 family;
 	unsigned int chains, registers, bound_devices;
+	__u32 chain_align_log2;		/* 0: none given */
 	char chain_name[32], device[64];
 };
 
@@ -1454,9 +1457,12 @@ static int profile_reply_fn(const struct nlmsghdr *nlh, void *arg)
 		switch (a->nla_type & NLA_TYPE_MASK) {
 		case EDGEDMA_A_PROFILE_CHAIN:
 			r->chains++;
-			if (!nl_parse(nl_attr_data(a), nl_attr_len(a), tb, EDGEDMA_A_CHAIN_MAX))
-				copy_attr_str(tb[EDGEDMA_A_CHAIN_NAME], r->chain_name,
-					      sizeof(r->chain_name));
+			if (nl_parse(nl_attr_data(a), nl_attr_len(a), tb, EDGEDMA_A_CHAIN_MAX))
+				break;
+			copy_attr_str(tb[EDGEDMA_A_CHAIN_NAME], r->chain_name,
+				      sizeof(r->chain_name));
+			if (tb[EDGEDMA_A_CHAIN_ALIGN_LOG2])
+				nl_attr_u32(tb[EDGEDMA_A_CHAIN_ALIGN_LOG2], &r->chain_align_log2);
 			break;
 		case EDGEDMA_A_PROFILE_REGISTER:
 			r->registers++;
@@ -1472,13 +1478,15 @@ static int profile_reply_fn(const struct nlmsghdr *nlh, void *arg)
 
 /*
  * PROFILE_GET of one name gives the profile as it was set, with the
- * devices it is bound to; chains that name a register the profile lacks,
+ * devices it is bound to, with the alignment rule given; chains that name
+ * a register the profile lacks, an alignment over 64 KiB,
  * a list without a next field, a ring without a size or a field past the
  * descriptor are refused with a message.
  */
 TEST_F(snapshot, chain_definitions_checked)
 {
 	static const struct chain_def list = EDU_CHAIN_LIST(0);
+	static struct chain_def aligned;
 	static const struct reg_def clearing[] = {
 		{ "DMA_SRC", 0, 0x80, 8, EDGEDMA_REGISTER_READ_CLEARS },
 	};
@@ -1490,8 +1498,11 @@ TEST_F(snapshot, chain_definitions_checked)
 	__u32 bound;
 	int err;
 
+	/* The controller's alignment rule comes back as it was given. */
+	aligned = list;
+	aligned.align_log2 = 6;
 	profile_set_chain(_metadata, self, EDU_PROFILE, chain_regs, ARRAY_SIZE(chain_regs),
-			  &list, &bound, &ans);
+			  &aligned, &bound, &ans);
 	ASSERT_EQ(0, ans.error) TH_LOG("PROFILE_SET: %s",
 				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
 	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_PROFILE_GET, 1);
@@ -1502,6 +1513,7 @@ TEST_F(snapshot, chain_definitions_checked)
 				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
 	EXPECT_EQ(1U, pr.chains);
 	EXPECT_STREQ("test-list", pr.chain_name);
+	EXPECT_EQ(6U, pr.chain_align_log2);
 	EXPECT_EQ(ARRAY_SIZE(chain_regs), pr.registers);
 	EXPECT_EQ(bound, pr.bound_devices);
 	EXPECT_STREQ(edu_dev, pr.device);
@@ -1521,10 +1533,12 @@ TEST_F(snapshot, chain_definitions_checked)
 	bad[2].kind = EDGEDMA_CHAIN_RING;			/* a ring of no size */
 	bad[2].fields[1].role = 0;
 	bad[3].fields[3].offset = 22;				/* 22 + 4 > 24 */
-	for (i = 0; i < 4; i++) {
+	bad[4].align_log2 = 17;					/* over 64 KiB */
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		profile_set_chain(_metadata, self, "selftest-bad", chain_regs,
 				  ARRAY_SIZE(chain_regs), &bad[i], &bound, &ans);
-		EXPECT_EQ(-EINVAL, ans.error) TH_LOG("bad chain %u accepted", i);
+		/* The netlink policy's range check answers -ERANGE. */
+		EXPECT_EQ(i == 4 ? -ERANGE : -EINVAL, ans.error) TH_LOG("bad chain %u accepted", i);
 		EXPECT_TRUE(ans.has_msg) TH_LOG("bad chain %u: no message", i);
 		TH_LOG("bad chain %u: %s", i, ans.msg);
 	}
@@ -1976,6 +1990,8 @@ TEST_F(snapshot, iommu_fault_use_after_unmap)
 	unsigned long len = 0;
 	unsigned int i, n;
 	__u64 newest = 0, faults, page_mask, seq = 0;
+	const struct snap_register *src, *cnt;
+	struct nl_answer del;
 	const char *p;
 	struct timespec until;
 
@@ -2043,17 +2059,13 @@ TEST_F(snapshot, iommu_fault_use_after_unmap)
 		TH_LOG("unmapped by \"%s\"", s.unmapped[0].unmap_caller_name);
 	EXPECT_LE(s.unmapped[0].unmap_time_ns, s.time_ns);
 	/* What the controller was told to read: the unmapped buffer. */
-	{
-		const struct snap_register *src = find_register(&s, "DMA_SRC");
-		const struct snap_register *cnt = find_register(&s, "DMA_CNT");
-		struct nl_answer ans;
-
-		ASSERT_NE(NULL, src) TH_LOG("no DMA_SRC register in the fault's snapshot");
-		EXPECT_EQ(dma, src->value);
-		ASSERT_NE(NULL, cnt);
-		EXPECT_EQ(len, cnt->value);
-		profile_del(self, EDU_PROFILE, &ans);
-	}
+	src = find_register(&s, "DMA_SRC");
+	cnt = find_register(&s, "DMA_CNT");
+	profile_del(self, EDU_PROFILE, &del);
+	ASSERT_NE(NULL, src) TH_LOG("no DMA_SRC register in the fault's snapshot");
+	EXPECT_EQ(dma, src->value);
+	ASSERT_NE(NULL, cnt);
+	EXPECT_EQ(len, cnt->value);
 	ASSERT_LE(1U, s.n_pages);
 	EXPECT_FALSE(s.pages[0].have_expected);
 	if (skipped(&s, EDGEDMA_SNAPSHOT_PART_IOMMU_VIEW, EDGEDMA_SKIP_MAY_SLEEP))

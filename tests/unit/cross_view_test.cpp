@@ -418,6 +418,52 @@ TEST(CrossView, SharedLineOnNonCoherentDevice)
 	EXPECT_EQ(only(compare(snapshot), "cacheline-neighbour").severity, Severity::warning);
 }
 
+TEST(CrossView, BufferBreakingTheControllersAlignment)
+{
+	Snapshot snapshot = edu_snapshot();
+	DescriptorBuffer buffer;
+	buffer.addr = 0xffffe020;
+	buffer.length = 100;
+	buffer.state = EDGEDMA_BUFFER_LIVE;
+	buffer.mapping_addr = 0xffffe000;
+	buffer.mapping_size = 4096;
+	snapshot.chains.push_back(ring_with(buffer, EDGEDMA_OWNER_DEVICE));
+	// No rule in the profile: nothing to break.
+	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"consistent"});
+
+	snapshot.chains[0].align_log2 = 6;
+	const Verdict verdict = only(compare(snapshot), "misaligned-for-controller");
+	EXPECT_EQ(verdict.severity, Severity::error);
+	EXPECT_TRUE(contains(verdict.sentence, "aligned to 64 bytes: its address 0xffffe020 lies "
+					       "32 bytes past a boundary and its length 100 is "
+					       "not a multiple"));
+	EXPECT_TRUE(has_evidence(verdict, "descriptors", "rx0[3]"));
+
+	snapshot.chains[0].descriptors[0].buffers[0].addr = 0xffffe040;
+	snapshot.chains[0].descriptors[0].buffers[0].length = 128;
+	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"consistent"});
+	// The driver's slots are the driver's business.
+	snapshot.chains[0].descriptors[0].buffers[0].addr = 0xffffe020;
+	snapshot.chains[0].descriptors[0].owner = EDGEDMA_OWNER_DRIVER;
+	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"consistent"});
+}
+
+TEST(CrossView, BounceBehindAnIommuIsNoStaleTranslation)
+{
+	Snapshot snapshot = edu_snapshot();
+	PageView page = agreeing_page();
+	page.iommu_phys = 0x9f000000;
+	page.iommu_swiotlb = true;
+	snapshot.pages.push_back(page);
+	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"bounced"});
+	// Said not to be a bounce slot: the translation is stale.
+	snapshot.pages[0].iommu_swiotlb = false;
+	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"iommu-cpu-mismatch"});
+	// Without an IOMMU, a mismatch the record calls no bounce is no bounce.
+	snapshot.pages[0].iommu_domain = EDGEDMA_IOMMU_DOMAIN_NONE;
+	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"consistent"});
+}
+
 TEST(CrossView, HeadlineIsTheFirstError)
 {
 	Snapshot snapshot = edu_snapshot();

@@ -169,6 +169,7 @@ TEST(ProfileSource, ReadsListsBitsRolesAndEveryMatch)
 						start = "dpc";
 						descriptor-size = <32>;
 						max-descriptors = <8>;
+						align-log2 = <3>;
 						big-endian;
 						fields {
 							src { offset = <0>; width = <8>; role = "address"; };
@@ -195,6 +196,7 @@ TEST(ProfileSource, ReadsListsBitsRolesAndEveryMatch)
 	const DescriptorChain &list = pl330.chains[0];
 	EXPECT_EQ(list.kind, static_cast<std::uint32_t>(EDGEDMA_CHAIN_LIST));
 	EXPECT_EQ(list.max_descs, 8u);
+	EXPECT_EQ(list.align_log2, 3u);
 	EXPECT_EQ(list.flags, static_cast<std::uint32_t>(EDGEDMA_CHAIN_BIG_ENDIAN));
 	EXPECT_EQ(list.fields.at(1), (DescriptorField{"size", 8, 4, 4, 20,
 						      EDGEDMA_DESC_ROLE_LENGTH}));
@@ -308,6 +310,11 @@ TEST(ProfileSource, RefusesChainsTheModuleWouldRefuse)
 			     "property 'descriptor-size': 200 is not from 4 to 128 bytes"));
 	EXPECT_TRUE(contains(with_chain(ring + " entries = <4>; length-in-bytes;", address),
 			     "there is none"));
+	EXPECT_EQ(with_chain(ring + " entries = <4>; align-log2 = <16>;", address), "");
+	EXPECT_TRUE(contains(with_chain(ring + " entries = <4>; align-log2 = <17>;", address),
+			     "property 'align-log2': 17 is not from 1 to 16"));
+	EXPECT_TRUE(contains(with_chain(ring + " entries = <4>; align-log2 = <0>;", address),
+			     "property 'align-log2': 0 is not from 1 to 16"));
 }
 
 TEST(ProfileSource, SaysWhatIsWrongWithTheFileItself)

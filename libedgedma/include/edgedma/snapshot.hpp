@@ -112,6 +112,10 @@ struct PageView {
 	std::optional<std::uint32_t> flags;
 	std::optional<std::uint32_t> refcount;
 	std::optional<bool> swiotlb;
+	// iommu_phys, where the device reaches, lies in a swiotlb bounce pool:
+	// the mapping is bounced. Absent from older modules and without
+	// iommu_phys.
+	std::optional<bool> iommu_swiotlb;
 
 	bool operator==(const PageView &) const = default;
 };
@@ -204,6 +208,10 @@ struct DescriptorChain {
 	std::uint32_t desc_size = 0;
 	std::optional<std::uint32_t> max_descs;
 	std::uint32_t flags = 0; // enum edgedma_chain_flag
+	// The controller's rule: the address and the length of each buffer it
+	// is given are multiples of 2^align_log2 bytes (1 to 16); absent when
+	// the profile gives none.
+	std::optional<std::uint32_t> align_log2;
 	std::vector<DescriptorField> fields;
 	std::optional<std::uint64_t> start;
 	std::optional<std::uint32_t> count, head, tail;

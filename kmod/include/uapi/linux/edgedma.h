@@ -171,8 +171,9 @@
  *             [FIELD]...) and up to 4 EDGEDMA_A_PROFILE_CHAIN (nested
  *             EDGEDMA_A_CHAIN_*: a descriptor ring or list, NAME, KIND,
  *             START_REG, [START_HI_REG], LENGTH_REG or ENTRIES (rings),
- *             [HEAD_REG], [TAIL_REG], DESC_SIZE, [MAX_DESCS], [FLAGS], and
- *             DFIELD... of which one has ROLE next in a list). Registers a
+ *             [HEAD_REG], [TAIL_REG], DESC_SIZE, [MAX_DESCS], [FLAGS],
+ *             [ALIGN_LOG2], and DFIELD... of which one has ROLE next in a
+ *             list). Registers a
  *             chain names are the profile's, by name. A profile of the
  *             same name is replaced.
  *   reply:    EDGEDMA_A_PROFILE_BOUND  u32, devices present that match it
@@ -774,6 +775,8 @@ enum {
 	EDGEDMA_A_PAGE_FLAGS,		/* u32, enum edgedma_page_flag bits */
 	EDGEDMA_A_PAGE_REFCOUNT,	/* u32, the page's reference count */
 	EDGEDMA_A_PAGE_SWIOTLB,		/* u32, 1: PHYS lies in a swiotlb bounce pool */
+	EDGEDMA_A_PAGE_IOMMU_SWIOTLB,	/* u32, 1: IOMMU_PHYS (where the device
+					 * reaches) lies in a swiotlb bounce pool */
 
 	__EDGEDMA_A_PAGE_MAX,
 	EDGEDMA_A_PAGE_MAX = (__EDGEDMA_A_PAGE_MAX - 1)
@@ -873,6 +876,10 @@ enum {
 					 * why no descriptor was walked */
 	EDGEDMA_A_CHAIN_DESCRIPTOR,	/* nested EDGEDMA_A_DESC_*, snapshot: one
 					 * per descriptor walked, in walk order */
+	EDGEDMA_A_CHAIN_ALIGN_LOG2,	/* u32, 1 to 16: the controller needs the
+					 * address and the length of each buffer
+					 * it is given to be multiples of 2^N
+					 * bytes (compared in userspace) */
 
 	__EDGEDMA_A_CHAIN_MAX,
 	EDGEDMA_A_CHAIN_MAX = (__EDGEDMA_A_CHAIN_MAX - 1)
