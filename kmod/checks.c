@@ -24,6 +24,7 @@
 #include <uapi/linux/edgedma.h>
 
 #include "cacheline_neighbours.h"
+#include "device_owned_writes.h"
 #include "compat.h"
 #include "checks.h"
 #include "devices.h"
@@ -411,6 +412,47 @@ static void edgedma_neighbours_check(const struct edgedma_ctx *ctx,
 		m->neighbours_ns == m->time_ns ? "the map" : "the last sync for the device");
 }
 
+/* ---- CPU writes to a to-device buffer the device owns ----------------------- */
+
+/*
+ * Whether a buffer the device is given is watched for CPU writes: the
+ * check is on (it is off by default: a pass over the bytes at every
+ * hand-over), the device only reads it (a device write changes it too),
+ * a streaming mapping whose memory is known.
+ */
+static bool edgedma_owned_watched(const struct edgedma_ctx *ctx, u32 dir, u64 phys)
+{
+	u32 kind = ctx->call->kind;
+
+	return dir == DMA_TO_DEVICE && phys != EDGEDMA_NO_PHYS &&
+	       edgedma_check_on(ctx, EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED) &&
+	       (kind == EDGEDMA_CALL_MAP_PAGE || kind == EDGEDMA_CALL_MAP_SG ||
+		kind == EDGEDMA_CALL_SYNC_SINGLE_FOR_DEVICE ||
+		kind == EDGEDMA_CALL_SYNC_SG_FOR_DEVICE);
+}
+
+/* The CPU takes @m back (unmap, sync_for_cpu): did it write the buffer? */
+static void edgedma_owned_check(const struct edgedma_ctx *ctx,
+				const struct edgedma_mapping *m)
+{
+	u64 hash;
+	u32 len;
+
+	if (!m->content_len ||
+	    !edgedma_check_on(ctx, EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED))
+		return;
+	hash = edgedma_owned_hash(m->phys, m->size, &len);
+	/* Another length (owned_hash_max changed): not the same bytes. */
+	if (len != m->content_len || hash == m->content)
+		return;
+	edgedma_vfound_buffer_caller(ctx, EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED,
+		m->dma_addr, m->phys, m->size, m->caller,
+		"the CPU wrote the to-device buffer at phys %#llx +%llu while the device owned it (%llu us since %s; the first %u bytes compared): the device may have read the old bytes, and on a device that does not snoop the caches the new ones may not have reached memory",
+		m->phys, m->size, div_u64(ktime_get_ns() - m->content_ns, 1000),
+		m->content_ns == m->time_ns ? "the map" : "the last sync for the device",
+		m->content_len);
+}
+
 /* ---- map and unmap --------------------------------------------------------- */
 
 static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
@@ -437,6 +479,10 @@ static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
 		m.neighbours = edgedma_neighbours_sum(phys, size, cache_line_size(),
 						      &m.neighbour_lines);
 		m.neighbours_ns = m.time_ns;
+	}
+	if (edgedma_owned_watched(ctx, c->dir, phys)) {
+		m.content = edgedma_owned_hash(phys, size, &m.content_len);
+		m.content_ns = m.time_ns;
 	}
 	edgedma_maptrack_add(&m);
 }
@@ -546,6 +592,7 @@ static bool edgedma_unmap_one(const struct edgedma_ctx *ctx, u64 dma_addr,
 		return false;
 	}
 	edgedma_neighbours_check(ctx, m);
+	edgedma_owned_check(ctx, m);
 	if (m->kind != edgedma_map_kind_of(c->kind))
 		edgedma_found(ctx, EDGEDMA_FINDING_UNMAP_MISMATCH, dma_addr, size,
 			      m->caller, "%s of a mapping made with %s by %pS",
@@ -600,8 +647,10 @@ static void edgedma_on_unmap_sg(const struct edgedma_ctx *ctx)
 		};
 
 		if (i && edgedma_maptrack_remove(ctx->rec, sg_dma_address(sg),
-						 &want, c->caller, &m))
+						 &want, c->caller, &m)) {
 			edgedma_neighbours_check(ctx, &m);
+			edgedma_owned_check(ctx, &m);
+		}
 	}
 }
 
@@ -631,6 +680,28 @@ static void edgedma_sync_neighbours(const struct edgedma_ctx *ctx,
 						ktime_get_ns());
 }
 
+/*
+ * To the CPU: check the buffer, then stop watching it (the CPU may write
+ * it now). To the device: hash it again, from now on the device's.
+ */
+static void edgedma_sync_owned(const struct edgedma_ctx *ctx, struct edgedma_mapping *m)
+{
+	u32 kind = ctx->call->kind, len;
+	u64 hash;
+
+	if (kind == EDGEDMA_CALL_SYNC_SINGLE_FOR_CPU || kind == EDGEDMA_CALL_SYNC_SG_FOR_CPU) {
+		if (!m->content_len)
+			return;
+		edgedma_owned_check(ctx, m);
+		edgedma_maptrack_set_content(ctx->rec, m->dma_addr, m->size, 0, 0, 0);
+		return;
+	}
+	if (!edgedma_owned_watched(ctx, m->dir, m->phys))
+		return;
+	hash = edgedma_owned_hash(m->phys, m->size, &len);
+	edgedma_maptrack_set_content(ctx->rec, m->dma_addr, m->size, hash, len, ktime_get_ns());
+}
+
 static void edgedma_sync_one(const struct edgedma_ctx *ctx, u64 addr, u64 size)
 {
 	const struct edgedma_call *c = ctx->call;
@@ -654,6 +725,7 @@ static void edgedma_sync_one(const struct edgedma_ctx *ctx, u64 addr, u64 size)
 				      edgedma_call_name(c->kind), edgedma_dir_name(c->dir),
 				      (void *)m.caller, edgedma_dir_name(m.dir));
 		edgedma_sync_neighbours(ctx, &m);
+		edgedma_sync_owned(ctx, &m);
 		return;
 	}
 	if (edgedma_maptrack_find_overlapping(ctx->rec, addr, &m)) {

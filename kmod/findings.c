@@ -89,6 +89,7 @@ static const char *const edgedma_kind_names[] = {
 	[EDGEDMA_FINDING_LEAK] = "leak",
 	[EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN] = "cacheline-neighbour-written",
 	[EDGEDMA_FINDING_FREE_IRQS_OFF] = "free-irqs-off",
+	[EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED] = "cpu-write-while-device-owned",
 };
 
 const char *edgedma_finding_kind_name(u32 kind)

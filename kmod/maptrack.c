@@ -264,6 +264,26 @@ void edgedma_maptrack_set_neighbours(struct edgedma_devrec *rec, u64 dma_addr,
 	raw_spin_unlock(&b->lock);
 }
 
+void edgedma_maptrack_set_content(struct edgedma_devrec *rec, u64 dma_addr,
+				  u64 size, u64 hash, u32 len, u64 time_ns)
+{
+	struct edgedma_bucket *b;
+	struct edgedma_mapping *m;
+
+	lockdep_assert_irqs_disabled();
+	b = edgedma_bucket_at(rec, edgedma_class_of(size), dma_addr);
+	raw_spin_lock(&b->lock);
+	hlist_for_each_entry(m, &b->head, node) {
+		if (m->devrec == rec && m->dma_addr == dma_addr && m->size == size) {
+			m->content = hash;
+			m->content_len = len;
+			m->content_ns = time_ns;
+			break;
+		}
+	}
+	raw_spin_unlock(&b->lock);
+}
+
 /* Search one class's granules downwards from @addr. */
 static bool edgedma_search_class(struct edgedma_devrec *rec, unsigned int class,
 				 u64 addr, u64 size, bool contain, bool trylock,

@@ -77,7 +77,7 @@ static void edgedma_policy_read(struct device *dev, struct edgedma_policy *out)
 
 	out->addr_align = 1;
 	out->len_align = 1;
-	out->checks = EDGEDMA_CHECKS_ALL;
+	out->checks = EDGEDMA_CHECKS_DEFAULT;
 	/* Every trigger on; findings snapshot only where asked (they are many). */
 	out->snapshot_triggers = EDGEDMA_TRIGGERS_ALL;
 	out->snapshot_findings = 0;

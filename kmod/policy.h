@@ -38,7 +38,13 @@ struct edgedma_policy_rule {
 #define EDGEDMA_RULE_SNAPSHOT_TRIGGERS	BIT(4)
 #define EDGEDMA_RULE_SNAPSHOT_FINDINGS	BIT(5)
 
-#define EDGEDMA_CHECKS_ALL	GENMASK(EDGEDMA_FINDING_FREE_IRQS_OFF - 1, 0)
+#define EDGEDMA_CHECKS_ALL	GENMASK(EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED - 1, 0)
+/*
+ * What runs where no policy says: all but the checks that cost a pass over
+ * the buffer's bytes at every hand-over (cpu-write-while-device-owned).
+ */
+#define EDGEDMA_CHECKS_DEFAULT	\
+	(EDGEDMA_CHECKS_ALL & ~BIT(EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED - 1))
 #define EDGEDMA_TRIGGERS_ALL	GENMASK(EDGEDMA_SNAPSHOT_TRIGGER_FINDING - 1, 0)
 
 /* Hook context: never sleeps. */

@@ -400,8 +400,10 @@ static void edgedma_snapshot_put_header(struct edgedma_record *r, u64 seq,
 		strscpy(symbol, t->symbol, sizeof(symbol));
 		edgedma_record_put_str(r, EDGEDMA_A_SNAPSHOT_TRIGGER_SYMBOL, symbol);
 	}
-	if (t->finding_seq)
+	if (t->finding_seq) {
 		PUT64(FINDING_SEQ, t->finding_seq);
+		PUT32(FINDING_KIND, t->finding_kind);
+	}
 	edgedma_record_put_str(r, EDGEDMA_A_SNAPSHOT_DEVICE, name);
 	edgedma_record_put_str(r, EDGEDMA_A_SNAPSHOT_DRIVER, driver);
 #undef PUT32

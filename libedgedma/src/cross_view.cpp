@@ -443,6 +443,65 @@ void rule_direction_conflict(Context &context)
 	context.verdicts.push_back(std::move(verdict));
 }
 
+// cpu-write-while-device-owned: the finding that took the snapshot says
+// the bytes of a to-device buffer changed while the device owned it; the
+// cache-line view says what that costs on this device.
+void rule_cpu_write_while_device_owned(Context &context)
+{
+	const Snapshot &snapshot = context.snapshot;
+	const SnapshotHeader &header = snapshot.header;
+	if (header.trigger != EDGEDMA_SNAPSHOT_TRIGGER_FINDING ||
+	    header.finding_kind != EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED ||
+	    !header.trigger_addr)
+		return;
+	const SnapshotAddressOwner owner = snapshot_address_owner(snapshot);
+	std::uint64_t dma_addr = *header.trigger_addr, size = 0;
+	std::string facts, taken_back;
+	if (owner.kind == SnapshotAddressOwner::Kind::live) {
+		dma_addr = owner.mapping->dma_addr;
+		size = owner.mapping->size;
+		facts = mapping_facts(context, *owner.mapping);
+		taken_back = "a sync for the CPU";
+	} else if (owner.kind == SnapshotAddressOwner::Kind::unmapped) {
+		dma_addr = owner.unmap->dma_addr;
+		size = owner.unmap->size;
+		facts = byte_size(size) + ", " + direction_label(owner.unmap->dir) + ", mapped by " +
+			caller_of(context, owner.unmap->map_caller, owner.unmap->map_caller_name);
+		taken_back = caller_of(context, owner.unmap->unmap_caller,
+				       owner.unmap->unmap_caller_name) +
+			     "'s unmap";
+	}
+	Verdict verdict{"cpu-write-while-device-owned", Severity::error, {}, {}};
+	verdict.sentence = "the CPU wrote " + device_of(snapshot) + "'s to-device buffer at IOVA " +
+			   hex(dma_addr) + (facts.empty() ? "" : " (" + facts + ")") +
+			   " while the device owned it" +
+			   (taken_back.empty() ? "" : ", before " + taken_back) + ": ";
+	const std::uint32_t line = snapshot.cache_line.value_or(0);
+	if (snapshot.coherent == false) {
+		const std::uint64_t lines = line && size ? (size + line - 1) / line : 0;
+		verdict.sentence += "the device does not snoop the caches, so it may have read "
+				    "memory the new bytes had not reached" +
+				    (lines ? " (its " + std::to_string(lines) + " cache lines of " +
+						     std::to_string(line) + " bytes were cleaned "
+						     "before the write)"
+					   : std::string());
+	} else {
+		verdict.sentence += "the device may have read the old bytes";
+	}
+	verdict.evidence.push_back({"device", "finding #" + std::to_string(header.finding_seq.value_or(0)),
+				    "cpu-write-while-device-owned at " + hex(*header.trigger_addr),
+				    *header.trigger_addr});
+	verdict.evidence.push_back(
+		{owner.kind == SnapshotAddressOwner::Kind::live ? "mappings" : "history",
+		 hex(dma_addr), facts.empty() ? "not in the record" : facts, dma_addr});
+	if (snapshot.coherent)
+		verdict.evidence.push_back({"cache", "coherency",
+					    std::string(*snapshot.coherent ? "coherent" : "not coherent") +
+						    (line ? ", " + std::to_string(line) + "-byte lines" : ""),
+					    dma_addr});
+	context.verdicts.push_back(std::move(verdict));
+}
+
 bool translating(std::uint32_t domain)
 {
 	return domain == EDGEDMA_IOMMU_DOMAIN_DMA || domain == EDGEDMA_IOMMU_DOMAIN_DMA_FQ ||
@@ -780,12 +839,13 @@ void rule_consistent(Context &context)
 
 using Rule = void (*)(Context &);
 
-constexpr std::array<std::pair<std::string_view, Rule>, 11> rule_table{{
+constexpr std::array<std::pair<std::string_view, Rule>, 12> rule_table{{
 	{"device-after-unmap", rule_device_after_unmap},
 	{"fault-outside-mappings", rule_fault_outside_mappings},
 	{"desc-unmapped", rule_desc_unmapped},
 	{"desc-overrun", rule_desc_overrun},
 	{"direction-conflict", rule_direction_conflict},
+	{"cpu-write-while-device-owned", rule_cpu_write_while_device_owned},
 	{"iommu-cpu-mismatch", rule_iommu_cpu_mismatch},
 	{"pte-mismatch", rule_pte_mismatch},
 	{"cacheline-neighbour", rule_cacheline_neighbour},

@@ -221,7 +221,7 @@ with_rule(const std::array<AttributeRule<Record>, rule_count> &rules,
 
 // The header of a snapshot record, SEQ to DRIVER: what the SNAPSHOT_GET dump
 // and the SNAPSHOT notification carry of it.
-const std::array<AttributeRule<SnapshotHeader>, 13> snapshot_header_rules{{
+const std::array<AttributeRule<SnapshotHeader>, 14> snapshot_header_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_SNAPSHOT_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_SEQ), &SnapshotHeader::seq, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_TIME_NS), &SnapshotHeader::time_ns, required},
@@ -238,6 +238,8 @@ const std::array<AttributeRule<SnapshotHeader>, 13> snapshot_header_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_TRIGGER_SYMBOL), &SnapshotHeader::trigger_symbol,
 	 optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_FINDING_SEQ), &SnapshotHeader::finding_seq,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_FINDING_KIND), &SnapshotHeader::finding_kind,
 	 optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_DEVICE), &SnapshotHeader::device, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_DRIVER), &SnapshotHeader::driver, required},

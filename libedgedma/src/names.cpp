@@ -17,7 +17,7 @@ namespace edgedma {
 namespace {
 
 constexpr std::uint32_t first_finding_kind = EDGEDMA_FINDING_ADDR_MISALIGNED;
-constexpr std::uint32_t last_finding_kind = EDGEDMA_FINDING_FREE_IRQS_OFF;
+constexpr std::uint32_t last_finding_kind = EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED;
 constexpr std::uint32_t first_call_kind = EDGEDMA_CALL_MAP_PAGE;
 constexpr std::uint32_t last_call_kind = EDGEDMA_CALL_SYNC_SG_FOR_DEVICE;
 constexpr std::uint32_t first_coherency = EDGEDMA_COHERENCY_AUTO;
@@ -66,6 +66,7 @@ constexpr std::string_view name_of(edgedma_finding_kind kind)
 	case EDGEDMA_FINDING_LEAK: return "leak";
 	case EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN: return "cacheline-neighbour-written";
 	case EDGEDMA_FINDING_FREE_IRQS_OFF: return "free-irqs-off";
+	case EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED: return "cpu-write-while-device-owned";
 	}
 	return {};
 }
@@ -570,6 +571,11 @@ std::uint32_t all_checks()
 	for (std::uint32_t kind = first_finding_kind; kind <= last_finding_kind; kind++)
 		checks |= check_bit(kind);
 	return checks;
+}
+
+std::uint32_t default_checks()
+{
+	return all_checks() & ~check_bit(EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED);
 }
 
 std::vector<std::string> check_names(std::uint32_t checks)

@@ -217,6 +217,8 @@ Json snapshot_report_json(const Snapshot &snapshot, const Symbolizer &symbols)
 		{"trigger_reason", or_null(header.trigger_reason)},
 		{"trigger_symbol", or_null(header.trigger_symbol)},
 		{"finding_seq", or_null(header.finding_seq)},
+		{"finding_kind", header.finding_kind ? Json(finding_kind_label(*header.finding_kind))
+						     : Json(nullptr)},
 		{"device", header.device},
 		{"driver", header.driver},
 		{"address", std::move(address)},

@@ -62,6 +62,10 @@
  *                                  mapped: the write the invalidate loses
  *   cacheline-shared-sg, cacheline-neighbour-written-sg
  *                    quiet  quiet  the two above through dma_map_sg
+ *   cpu-write-while-device-owned
+ *                    quiet  quiet  map_single 256 bytes to-device, write one
+ *                                  byte of it, unmap: the device owned it
+ *                                  (no transfer runs: the write is the bug)
  *   stack-buffer     quiet  quiet  dma_map_page(vmalloc_to_page(stack buffer))
  *                                  (VMAP_STACK on every Debian kernel), 256
  *                                  bytes, to-device
@@ -2075,6 +2079,37 @@ static int edu_mode_use_after_unmap(struct edu_test *t)
 	return 0;
 }
 
+/* ---- mode: cpu-write-while-device-owned ------------------------------- */
+
+/*
+ * Give edu a buffer to read, then write into it before taking it back: a
+ * device that read it got the old bytes, and one that does not snoop the
+ * caches may read memory the new ones never reached. No transfer is
+ * started, so nothing else happens: the write is the mistake.
+ */
+static int edu_mode_cpu_write_while_device_owned(struct edu_test *t)
+{
+	const size_t len = 256;
+	dma_addr_t dma;
+	u8 *buf;
+
+	buf = edu_buf_alloc(t, len);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	memset(buf, 0x5a, len);
+	dma = edu_map_single(t, buf, len, DMA_TO_DEVICE);
+	if (dma == DMA_MAPPING_ERROR) {
+		kfree(buf);
+		return -EIO;
+	}
+	WRITE_ONCE(buf[len / 2], 0xa5);
+	edu_rec(t, "cpu wrote byte %zu of the to-device buffer dma=%pad while the device owned it",
+		len / 2, &dma);
+	edu_unmap_single(t, dma, len, DMA_TO_DEVICE);
+	kfree(buf);
+	return 0;
+}
+
 /* ---- modes: hold-line-pair, release ------------------------------------ */
 
 /*
@@ -2407,6 +2442,7 @@ static const struct edu_mode edu_modes[] = {
 	{ "cacheline-shared-sg", edu_mode_cacheline_shared_sg, EDU_ANY },
 	{ "cacheline-neighbour-written", edu_mode_cacheline_neighbour_written, EDU_ANY },
 	{ "cacheline-neighbour-written-sg", edu_mode_cacheline_neighbour_written_sg, EDU_ANY },
+	{ "cpu-write-while-device-owned", edu_mode_cpu_write_while_device_owned, EDU_ANY },
 	{ "stack-buffer", edu_mode_stack_buffer, EDU_ANY },
 	{ "vmalloc-buffer", edu_mode_vmalloc_buffer, EDU_ANY },
 	{ "vmalloc-reused", edu_mode_vmalloc_reused, EDU_ANY },

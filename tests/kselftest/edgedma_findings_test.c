@@ -82,6 +82,7 @@ static const char *const kind_names[] = {
 	[EDGEDMA_FINDING_LEAK]			= "leak",
 	[EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN] = "cacheline-neighbour-written",
 	[EDGEDMA_FINDING_FREE_IRQS_OFF] = "free-irqs-off",
+	[EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED] = "cpu-write-while-device-owned",
 };
 
 static const char *kind_name(__u32 kind)
@@ -474,6 +475,8 @@ struct policy {
 	__u32 addr_align;	/* 0: not set */
 	__u32 len_align;
 	__u32 coherency;
+	__u32 checks;		/* 0: not set (the default: every check but
+				 * the ones off by default) */
 };
 
 static void policy_set(struct __test_metadata *_metadata,
@@ -492,10 +495,12 @@ static void policy_set(struct __test_metadata *_metadata,
 	if (p->coherency)
 		ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_POLICY_COHERENCY,
 					p->coherency));
+	if (p->checks)
+		ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_POLICY_CHECKS, p->checks));
 	self->policy_set = true;
 	transact_ok(_metadata, self, &m, NULL, NULL, NULL, "POLICY_SET");
-	TH_LOG("policy for %s: addr_align %u, len_align %u, coherency %u",
-	       edu_dev, p->addr_align, p->len_align, p->coherency);
+	TH_LOG("policy for %s: addr_align %u, len_align %u, coherency %u, checks %#x",
+	       edu_dev, p->addr_align, p->len_align, p->coherency, p->checks);
 }
 
 /* POLICY_GET do: whether the kernel says the edu device is coherent. */
@@ -775,6 +780,7 @@ struct mode_case {
 	__u32 addr_align;
 	__u32 len_align;
 	enum coherency_need coherency;
+	__u32 checks;			/* the policy's CHECKS; 0: left as they are */
 	bool unbind;			/* findings come when the driver unbinds */
 };
 
@@ -803,6 +809,7 @@ static void check_mode(struct __test_metadata *_metadata,
 	struct policy pol = {
 		.addr_align = c->addr_align,
 		.len_align = c->len_align,
+		.checks = c->checks,
 	};
 	struct findings_dump *d;
 	char path[PATH_MAX], where[64], reason[256];
@@ -838,7 +845,7 @@ static void check_mode(struct __test_metadata *_metadata,
 		else
 			TH_LOG("%s is DMA-non-coherent: no override", edu_dev);
 	}
-	if (pol.addr_align || pol.len_align || pol.coherency)
+	if (pol.addr_align || pol.len_align || pol.coherency || pol.checks)
 		policy_set(_metadata, self, &pol);
 
 	edu_path(path, sizeof(path), "run");
@@ -1042,6 +1049,14 @@ MODE_TEST(cacheline_neighbour_written_sg, .mode = "cacheline-neighbour-written-s
 	  .expect = EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN,
 	  .also = EDGEDMA_FINDING_CACHELINE_SHARED,
 	  .coherency = COHERENCY_NONCOHERENT_IF_COHERENT)
+/*
+ * The CPU writes a to-device buffer the device owns: off by default (a
+ * pass over the bytes at each hand-over), caught with the check on.
+ */
+MODE_TEST(cpu_write_while_device_owned_off, .mode = "cpu-write-while-device-owned")
+MODE_TEST(cpu_write_while_device_owned, .mode = "cpu-write-while-device-owned",
+	  .expect = EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED,
+	  .checks = (1U << EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED) - 1)
 MODE_TEST(stack_buffer, .mode = "stack-buffer",
 	  .expect = EDGEDMA_FINDING_STACK_BUFFER)
 MODE_TEST(vmalloc_buffer, .mode = "vmalloc-buffer",

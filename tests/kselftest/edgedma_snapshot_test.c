@@ -93,6 +93,7 @@ struct snapshot {
 	bool have_seq, have_addr, have_hook_mode, have_record_size, have_time;
 	__u64 seq, time_ns, real_time_ns, addr, left_out;
 	__u32 trigger, cpu, hook_mode, record_size, access, reason;
+	__u32 finding_kind;		/* 0: none in the record */
 	char device[64], driver[64], release[128], symbol[128];
 	unsigned int n_mappings, n_unmapped, n_skipped;
 	struct snap_mapping mappings[MAX_ITEMS];
@@ -302,7 +303,8 @@ static void parse_chain(const struct nlattr *nest, struct snap_chain *c)
 
 static bool is_header_attr(unsigned int type)
 {
-	return type >= EDGEDMA_A_SNAPSHOT_SEQ && type <= EDGEDMA_A_SNAPSHOT_DRIVER;
+	return (type >= EDGEDMA_A_SNAPSHOT_SEQ && type <= EDGEDMA_A_SNAPSHOT_DRIVER) ||
+	       type == EDGEDMA_A_SNAPSHOT_FINDING_KIND;
 }
 
 /* A SNAPSHOT_GET reply, a dump message or a SNAPSHOT notification. */
@@ -337,6 +339,9 @@ static int parse_snapshot(const void *attrs, size_t len, struct snapshot *s)
 			break;
 		case EDGEDMA_A_SNAPSHOT_TRIGGER:
 			nl_attr_u32(a, &s->trigger);
+			break;
+		case EDGEDMA_A_SNAPSHOT_FINDING_KIND:
+			nl_attr_u32(a, &s->finding_kind);
 			break;
 		case EDGEDMA_A_SNAPSHOT_TRIGGER_ADDR:
 			s->have_addr = nl_attr_u64(a, &s->addr);
@@ -1754,7 +1759,7 @@ static unsigned int list_snapshots(struct __test_metadata *_metadata,
 /*
  * With the device's policy asking for snapshots at unmap-mismatch
  * findings, the test driver's unmap-mismatch makes one: trigger finding,
- * the finding's seq, about its address. With the finding trigger off in
+ * the finding's seq and kind, about its address. With the finding trigger off in
  * the policy, the same finding makes none and the refusal is counted; a
  * request still snapshots the device.
  */
@@ -1785,6 +1790,7 @@ TEST_F(snapshot, finding_snapshot_by_policy)
 	newest = list[n - 1].seq;
 	log_snapshot(_metadata, &list[n - 1]);
 	EXPECT_EQ(finding, list[n - 1].trigger);
+	EXPECT_EQ(kind, list[n - 1].finding_kind) TH_LOG("the header does not name the finding's kind");
 	EXPECT_STREQ(edu_dev, list[n - 1].device);
 
 	snapshot_policy(_metadata, self, (1u << (finding - 1)) - 1, 1u << (kind - 1));

@@ -154,7 +154,7 @@ bool has_evidence(const Verdict &verdict, std::string_view view, std::string_vie
 TEST(CrossView, RulesAndViewsAreListedInOrder)
 {
 	const auto rules = cross_view_rules();
-	ASSERT_EQ(rules.size(), 11u);
+	ASSERT_EQ(rules.size(), 12u);
 	EXPECT_EQ(rules.front(), "device-after-unmap");
 	EXPECT_EQ(rules.back(), "consistent");
 	EXPECT_NE(std::ranges::find(rules, "misaligned-for-controller"), rules.end());
@@ -462,6 +462,37 @@ TEST(CrossView, BounceBehindAnIommuIsNoStaleTranslation)
 	// Without an IOMMU, a mismatch the record calls no bounce is no bounce.
 	snapshot.pages[0].iommu_domain = EDGEDMA_IOMMU_DOMAIN_NONE;
 	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"consistent"});
+}
+
+TEST(CrossView, CpuWriteWhileTheDeviceOwnedTheBuffer)
+{
+	// Taken by the finding at the unmap: the mapping is the latest unmap.
+	Snapshot snapshot = edu_snapshot();
+	snapshot.header.trigger = EDGEDMA_SNAPSHOT_TRIGGER_FINDING;
+	snapshot.header.finding_seq = 42;
+	snapshot.header.finding_kind = EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED;
+	snapshot.header.trigger_addr = 0xfffff040;
+	snapshot.unmaps.push_back(edu_unmap());
+	snapshot.coherent = false;
+	const Verdict verdict = only(compare(snapshot), "cpu-write-while-device-owned");
+	EXPECT_EQ(verdict.severity, Severity::error);
+	EXPECT_TRUE(contains(verdict.sentence,
+			     "the CPU wrote edgedma_test_edu 0000:00:03.0's to-device buffer at "
+			     "IOVA 0xfffff040 (128 bytes, to-device, mapped by "
+			     "edu_use_after_unmap+0x20/0x90 [edgedma_test_edu]) while the device "
+			     "owned it, before edu_use_after_unmap+0x5c/0x90 [edgedma_test_edu]'s "
+			     "unmap: the device does not snoop the caches"));
+	EXPECT_TRUE(contains(verdict.sentence, "its 2 cache lines of 64 bytes"));
+	EXPECT_TRUE(has_evidence(verdict, "cache", "coherency"));
+
+	snapshot.coherent = true;
+	EXPECT_TRUE(contains(only(compare(snapshot), "cpu-write-while-device-owned").sentence,
+			     "the device may have read the old bytes"));
+	// Another finding's snapshot says nothing of the kind.
+	snapshot.header.finding_kind = EDGEDMA_FINDING_LEAK;
+	EXPECT_EQ(std::ranges::count(compare(snapshot), std::string("cpu-write-while-device-owned"),
+				     &Verdict::rule),
+		  0);
 }
 
 TEST(CrossView, HeadlineIsTheFirstError)

@@ -23,11 +23,11 @@ TEST(FindingKindNames, AreTheOnesTheUapiHeaderSpells)
 		"vmalloc-buffer",  "rodata-buffer",  "seg-boundary",     "seg-too-long",
 		"mask-exceeded",   "bounced",        "unmap-unknown",    "double-unmap",
 		"unmap-mismatch",  "sync-unknown",   "sync-mismatch",    "leak",
-		"cacheline-neighbour-written", "free-irqs-off",
+		"cacheline-neighbour-written", "free-irqs-off", "cpu-write-while-device-owned",
 	};
 	Names names;
 	for (std::uint32_t kind = EDGEDMA_FINDING_ADDR_MISALIGNED;
-	     kind <= EDGEDMA_FINDING_FREE_IRQS_OFF; kind++) {
+	     kind <= EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED; kind++) {
 		auto name = finding_kind_name(kind);
 		ASSERT_TRUE(name) << "kind " << kind << " has no name";
 		names.emplace_back(*name);
@@ -38,12 +38,12 @@ TEST(FindingKindNames, AreTheOnesTheUapiHeaderSpells)
 TEST(FindingKindNames, CoverTheEnumRangeExactly)
 {
 	EXPECT_FALSE(finding_kind_name(0));
-	EXPECT_FALSE(finding_kind_name(EDGEDMA_FINDING_FREE_IRQS_OFF + 1));
+	EXPECT_FALSE(finding_kind_name(EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED + 1));
 	EXPECT_FALSE(finding_kind_name(UINT32_MAX));
 	std::vector<std::uint32_t> kinds = finding_kinds();
-	ASSERT_EQ(kinds.size(), std::size_t{EDGEDMA_FINDING_FREE_IRQS_OFF});
+	ASSERT_EQ(kinds.size(), std::size_t{EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED});
 	EXPECT_EQ(kinds.front(), std::uint32_t{EDGEDMA_FINDING_ADDR_MISALIGNED});
-	EXPECT_EQ(kinds.back(), std::uint32_t{EDGEDMA_FINDING_FREE_IRQS_OFF});
+	EXPECT_EQ(kinds.back(), std::uint32_t{EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED});
 }
 
 TEST(FindingKindNames, ParseBackAndAreUnique)
@@ -61,8 +61,8 @@ TEST(FindingKindNames, ParseBackAndAreUnique)
 TEST(FindingKindNames, LabelUnknownKindsByNumber)
 {
 	EXPECT_EQ(finding_kind_label(EDGEDMA_FINDING_BOUNCED), "bounced");
-	EXPECT_EQ(finding_kind_label(EDGEDMA_FINDING_FREE_IRQS_OFF + 1),
-		  "kind-" + std::to_string(EDGEDMA_FINDING_FREE_IRQS_OFF + 1));
+	EXPECT_EQ(finding_kind_label(EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED + 1),
+		  "kind-" + std::to_string(EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED + 1));
 }
 
 TEST(CallKindNames, CoverTheEnumRangeExactly)
@@ -211,8 +211,11 @@ TEST(Checks, BitIsKindMinusOne)
 	EXPECT_EQ(check_bit(EDGEDMA_FINDING_LEAK), 1u << (EDGEDMA_FINDING_LEAK - 1));
 	EXPECT_EQ(check_bit(0), 0u);
 	// The module's EDGEDMA_CHECKS_ALL: GENMASK(
-	// EDGEDMA_FINDING_FREE_IRQS_OFF - 1, 0).
-	EXPECT_EQ(all_checks(), (1u << EDGEDMA_FINDING_FREE_IRQS_OFF) - 1);
+	// EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED - 1, 0).
+	EXPECT_EQ(all_checks(), (1u << EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED) - 1);
+	// The byte-hashing check is off by default (kmod/policy.h).
+	EXPECT_EQ(default_checks(),
+		  all_checks() & ~check_bit(EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED));
 }
 
 TEST(Checks, NamesFollowEnumOrderAndShowUnknownBits)

@@ -60,7 +60,7 @@ TEST(PolicyJson, CarriesTheDevicesFacts)
 	EXPECT_EQ(parsed["addr_align"], 64);
 	EXPECT_EQ(parsed["coherency"], "auto");
 	EXPECT_EQ(parsed["checks"].size(), std::size_t{EDGEDMA_FINDING_FREE_IRQS_OFF});
-	EXPECT_EQ(parsed["checks_mask"], all_checks());
+	EXPECT_EQ(parsed["checks_mask"], default_checks());
 	EXPECT_EQ(parsed["dev_coherent"], true);
 	EXPECT_EQ(parsed["dma_mask"], "0xfffffff");
 	EXPECT_EQ(parsed["seg_boundary"], "0xffffffff");
@@ -90,7 +90,7 @@ TEST(PolicyText, ShowsThePolicyInForce)
 		  "address alignment: 64 bytes\n"
 		  "length alignment:  none\n"
 		  "coherency:         auto (the kernel says coherent)\n"
-		  "checks:            all\n"
+		  "checks:            all but cpu-write-while-device-owned\n"
 		  "DMA mask:          0xfffffff\n"
 		  "segment boundary:  0xffffffff\n"
 		  "max segment size:  65536 bytes\n"

@@ -56,7 +56,7 @@ TEST(SnapshotJson, HasTheKeysTheIssueAsksForAndTheRest)
 		EXPECT_TRUE(keys.contains(required)) << required;
 	EXPECT_EQ(keys, (std::set<std::string>{
 				"seq", "time_ns", "real_time_ns", "cpu", "trigger", "trigger_addr",
-				"trigger_access", "trigger_reason", "trigger_symbol", "finding_seq",
+				"trigger_access", "trigger_reason", "trigger_symbol", "finding_seq", "finding_kind",
 				"device", "driver", "record_size", "kernel_release", "hook_mode",
 				"truncated", "capture_ns", "profile", "registers", "descriptors", "views",
 				"headline", "verdicts",
@@ -281,12 +281,13 @@ TEST(SnapshotText, ShowsWhatTheTriggerKnew)
 	snapshot.header.trigger_reason = 5;
 	snapshot.header.trigger_symbol = "edu_irq_error";
 	snapshot.header.finding_seq = 12;
+	snapshot.header.finding_kind = EDGEDMA_FINDING_LEAK;
 	snapshot.header.driver.clear();
 	std::string text = snapshot_text(snapshot, symbols);
 	EXPECT_TRUE(contains(text, "  trigger:       iommu-fault\n"
 				   "  handler:       edu_irq_error\n"
 				   "  fault reason:  5\n"
-				   "  finding:       #12\n"
+				   "  finding:       #12 (leak)\n"
 				   "  address:       0xfffff040 (write)\n"
 				   "  device:        0000:00:04.0 (no driver)\n"))
 		<< text;
@@ -453,7 +454,7 @@ TEST(SnapshotList, JsonHasEveryHeaderField)
 	EXPECT_EQ(keys_of(parsed),
 		  (std::set<std::string>{"seq", "time_ns", "real_time_ns", "cpu", "trigger",
 					 "trigger_addr", "trigger_access", "trigger_reason",
-					 "trigger_symbol", "finding_seq", "device", "driver",
+					 "trigger_symbol", "finding_seq", "finding_kind", "device", "driver",
 					 "record_size"}));
 	EXPECT_EQ(parsed["seq"], 7);
 	EXPECT_EQ(parsed["trigger_access"], "read");

@@ -15,7 +15,7 @@ _edgedma_options() {
 	mappings) echo "--json --device --help" ;;
 	devices) echo "--json --help" ;;
 	policy) echo "--help" ;;
-	"policy set") echo "--driver --addr-align --len-align --coherency --checks --disable --help" ;;
+	"policy set") echo "--driver --addr-align --len-align --coherency --checks --enable --disable --help" ;;
 	"policy get") echo "--json --help" ;;
 	"policy list") echo "--json --help" ;;
 	"policy del") echo "--driver --help" ;;
@@ -82,7 +82,7 @@ _edgedma() {
 		case $word in
 		--device | --driver | --since | --count | --timeout | --receive | \
 		--receive-buffer | --addr-align | --len-align | --coherency | --checks | \
-		--disable | -o | --output | --duration | --html | --trace | --buckets | --addr)
+		--enable | --disable | -o | --output | --duration | --html | --trace | --buckets | --addr)
 			[[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
 			skip=1 ;;
 		-*) ;;
@@ -112,7 +112,7 @@ _edgedma() {
 	--coherency)
 		COMPREPLY=($(compgen -W "auto coherent noncoherent" -- "$cur"))
 		return ;;
-	--checks | --disable)
+	--checks | --enable | --disable)
 		# A comma-separated list: complete its last item.
 		local kinds="addr-misaligned len-misaligned cacheline-shared stack-buffer
 			vmalloc-buffer rodata-buffer seg-boundary seg-too-long mask-exceeded

@@ -49,9 +49,11 @@ struct SetOptions {
 	std::optional<std::string> coherency;
 	std::optional<std::string> checks;
 	std::optional<std::string> disable;
+	std::optional<std::string> enable;
 };
 
-// The checks --disable takes away from: those the target runs now.
+// The checks --disable takes away from and --enable adds to: those the
+// target runs now.
 std::uint32_t current_checks(Client &client, const PolicyTarget &target)
 {
 	if (target.kind == PolicyTarget::Kind::device) {
@@ -68,7 +70,7 @@ std::uint32_t current_checks(Client &client, const PolicyTarget &target)
 	for (const Policy &rule : client.policy_list())
 		if (rule.target == target && rule.checks)
 			return *rule.checks;
-	return all_checks();
+	return default_checks();
 }
 
 int policy_set(const SetOptions &options)
@@ -81,18 +83,22 @@ int policy_set(const SetOptions &options)
 		change.coherency = coherency_from_name(*options.coherency);
 	if (options.checks)
 		change.checks = parse_check_list(*options.checks);
-	std::optional<std::uint32_t> disable;
+	std::optional<std::uint32_t> disable, enable;
 	if (options.disable)
 		disable = parse_check_list(*options.disable);
+	if (options.enable)
+		enable = parse_check_list(*options.enable);
 	if (!change.addr_align && !change.len_align && !change.coherency && !change.checks &&
-	    !disable)
+	    !disable && !enable)
 		throw UsageError("nothing to set: give --addr-align, --len-align, "
-				 "--coherency, --checks or --disable");
+				 "--coherency, --checks, --enable or --disable");
 
 	Client client;
-	if (disable)
-		change.checks = change.checks.value_or(current_checks(client, change.target)) &
-				~*disable;
+	if (disable || enable)
+		change.checks =
+			(change.checks.value_or(current_checks(client, change.target)) |
+			 enable.value_or(0)) &
+			~disable.value_or(0);
 	client.policy_set(change);
 	return 0;
 }
@@ -149,6 +155,9 @@ Action setup_set(CLI::App &command)
 	command.add_option("--checks", options->checks,
 			   "The checks that run: 'all', 'none' or a comma-separated list "
 			   "of finding kinds (addr-misaligned,leak,...)");
+	command.add_option("--enable", options->enable,
+			   "Turn these checks on (besides --checks, or those running now), e.g. "
+			   "cpu-write-while-device-owned, which is off by default");
 	command.add_option("--disable", options->disable,
 			   "Turn these checks off (from --checks, or from those running now)");
 	command.footer("Fields left out keep their value. A device override wins over a "

@@ -627,8 +627,11 @@ std::string snapshot_announcement_text(const SnapshotHeader &header)
 	}
 	if (header.trigger_symbol)
 		text += " in " + *header.trigger_symbol;
-	if (header.finding_seq)
+	if (header.finding_seq) {
 		text += " for finding " + std::to_string(*header.finding_seq);
+		if (header.finding_kind)
+			text += " (" + finding_kind_label(*header.finding_kind) + ")";
+	}
 	text += ", " + std::to_string(header.record_size) + " bytes: edgedma snapshot show " +
 		std::to_string(header.seq) + "\n";
 	return text;
@@ -685,6 +688,8 @@ Json snapshot_header_json(const SnapshotHeader &header)
 		{"trigger_reason", or_null(header.trigger_reason)},
 		{"trigger_symbol", or_null(header.trigger_symbol)},
 		{"finding_seq", or_null(header.finding_seq)},
+		{"finding_kind", header.finding_kind ? Json(finding_kind_label(*header.finding_kind))
+						     : Json(nullptr)},
 		{"device", header.device},
 		{"driver", header.driver},
 		{"record_size", header.record_size},
@@ -792,7 +797,10 @@ std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols)
 	if (header.trigger_reason)
 		line("fault reason", std::to_string(*header.trigger_reason));
 	if (header.finding_seq)
-		line("finding", "#" + std::to_string(*header.finding_seq));
+		line("finding", "#" + std::to_string(*header.finding_seq) +
+					(header.finding_kind
+						 ? " (" + finding_kind_label(*header.finding_kind) + ")"
+						 : std::string()));
 	std::string address = header.trigger_addr ? hex(*header.trigger_addr) : "none given";
 	if (header.trigger_access)
 		address += " (" + access_label(*header.trigger_access) + ")";

@@ -35,7 +35,8 @@ std::string verdict_line(const Verdict &verdict);
 // `edgedma snapshot list --json`, one object per snapshot: seq, time_ns,
 // real_time_ns, cpu, trigger (a word), trigger_addr ("0x..." or null),
 // trigger_access (a word or null), trigger_reason, trigger_symbol,
-// finding_seq (null when absent), device, driver, record_size.
+// finding_seq, finding_kind (a word; null when absent), device, driver,
+// record_size.
 nlohmann::ordered_json snapshot_header_json(const SnapshotHeader &header);
 
 // `edgedma snapshot list`: a table, a line per snapshot (SEQ, TAKEN in UTC,

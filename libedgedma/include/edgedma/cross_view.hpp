@@ -67,7 +67,7 @@ struct Verdict {
 
 // The rules in the order compare_views() runs them: device-after-unmap,
 // fault-outside-mappings, desc-unmapped, desc-overrun, direction-conflict,
-// iommu-cpu-mismatch, pte-mismatch, cacheline-neighbour, bounced,
+// cpu-write-while-device-owned, iommu-cpu-mismatch, pte-mismatch, cacheline-neighbour, bounced,
 // misaligned-for-controller, and consistent (the note given when no other
 // rule found anything).
 EDGEDMA_API std::span<const std::string_view> cross_view_rules();

@@ -104,6 +104,9 @@ EDGEDMA_API std::vector<std::string> chain_walk_names(std::uint32_t walk);
 EDGEDMA_API std::uint32_t check_bit(std::uint32_t kind);
 // Every check this library knows of.
 EDGEDMA_API std::uint32_t all_checks();
+// The checks that run where no policy says otherwise: all but those that
+// cost a pass over a buffer's bytes (cpu-write-while-device-owned).
+EDGEDMA_API std::uint32_t default_checks();
 // The kinds whose bits are set, as finding_kind_label() spells them, in
 // enum order; unknown bits appear as "kind-N".
 EDGEDMA_API std::vector<std::string> check_names(std::uint32_t checks);

@@ -39,6 +39,7 @@ struct SnapshotHeader {
 	std::optional<std::uint32_t> trigger_reason; // the IOMMU's fault reason
 	std::optional<std::string> trigger_symbol;   // the error handler that ran
 	std::optional<std::uint64_t> finding_seq;    // the finding that made it
+	std::optional<std::uint32_t> finding_kind;   // and its enum edgedma_finding_kind
 	std::string device; // dev_name()
 	std::string driver; // empty when no driver was bound
 	std::uint32_t record_size = 0; // bytes of the whole record

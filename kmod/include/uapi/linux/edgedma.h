@@ -280,6 +280,11 @@ enum edgedma_finding_kind {
 						 * device owned the buffer */
 	EDGEDMA_FINDING_FREE_IRQS_OFF,		/* dma_free_coherent with interrupts
 						 * disabled */
+	EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED, /* the bytes of a
+						 * to-device buffer changed while
+						 * the device owned it; a check
+						 * off unless the policy's CHECKS
+						 * turn it on */
 };
 
 /* What made a snapshot (EDGEDMA_A_SNAPSHOT_TRIGGER). */
@@ -724,6 +729,8 @@ enum {
 	EDGEDMA_A_SNAPSHOT_PAGE_SIZE,	/* u32, the kernel's PAGE_SIZE: the first
 					 * UNMAPPED is the latest in TRIGGER_ADDR's
 					 * page of this size */
+	EDGEDMA_A_SNAPSHOT_FINDING_KIND, /* u32, enum edgedma_finding_kind of
+					 * FINDING_SEQ (in the header, after it) */
 
 	__EDGEDMA_A_SNAPSHOT_MAX,
 	EDGEDMA_A_SNAPSHOT_MAX = (__EDGEDMA_A_SNAPSHOT_MAX - 1)
