@@ -140,6 +140,20 @@ std::string descriptor_subject(const DescriptorChain &chain, const Descriptor &d
 	return subject;
 }
 
+// Calls @visit(subject, buffer) for every buffer of a descriptor the
+// device may follow, in walk order; subject names the descriptor
+// ("rx0[3] (device's)").
+template <typename Visit> void for_each_device_buffer(const Snapshot &snapshot, Visit visit)
+{
+	for (const DescriptorChain &chain : snapshot.chains)
+		for (const Descriptor &descriptor : chain.descriptors) {
+			if (!device_may_use(descriptor))
+				continue;
+			for (const DescriptorBuffer &buffer : descriptor.buffers)
+				visit(chain, descriptor_subject(chain, descriptor), buffer);
+		}
+}
+
 std::string unmap_subject(const RecentUnmap &unmap)
 {
 	return call_kind_label(unmap.call) + " " + hex(unmap.dma_addr);
@@ -197,15 +211,11 @@ std::vector<std::pair<Pointer, const RecentUnmap *>> pointers_into_unmaps(const 
 		// an address.
 		if (reg.value && reg.width >= 4 && *reg.value != 0)
 			add("registers", reg.name, *reg.value);
-	for (const DescriptorChain &chain : snapshot.chains)
-		for (const Descriptor &descriptor : chain.descriptors) {
-			if (!device_may_use(descriptor))
-				continue;
-			for (const DescriptorBuffer &buffer : descriptor.buffers)
-				if (buffer.state == EDGEDMA_BUFFER_UNMAPPED)
-					add("descriptors", descriptor_subject(chain, descriptor),
-					    buffer.addr);
-		}
+	for_each_device_buffer(snapshot, [&](const DescriptorChain &, std::string subject,
+					     const DescriptorBuffer &buffer) {
+		if (buffer.state == EDGEDMA_BUFFER_UNMAPPED)
+			add("descriptors", std::move(subject), buffer.addr);
+	});
 	return found;
 }
 
@@ -347,30 +357,24 @@ void rule_fault_outside_mappings(Context &context)
 void rule_desc_unmapped(Context &context)
 {
 	const Snapshot &snapshot = context.snapshot;
-	for (const DescriptorChain &chain : snapshot.chains)
-		for (const Descriptor &descriptor : chain.descriptors) {
-			if (!device_may_use(descriptor))
-				continue;
-			for (const DescriptorBuffer &buffer : descriptor.buffers) {
-				if (buffer.state != EDGEDMA_BUFFER_UNKNOWN)
-					continue;
-				const std::string subject = descriptor_subject(chain, descriptor);
-				Verdict verdict{"desc-unmapped", Severity::error, {}, {}};
-				verdict.sentence = device_of(snapshot) + "'s descriptor " +
-						   subject + " points at IOVA " + hex(buffer.addr) +
-						   ", in no live mapping and no recent unmap of the device";
-				verdict.evidence.push_back(
-					{"descriptors", subject,
-					 hex(buffer.addr) +
-						 (buffer.length ? ", " + byte_size(*buffer.length) : ""),
-					 buffer.addr});
-				verdict.evidence.push_back({"mappings", "IOVA " + hex(buffer.addr),
-							    "in no live mapping", buffer.addr});
-				verdict.evidence.push_back({"history", "IOVA " + hex(buffer.addr),
-							    "in no recent unmap", buffer.addr});
-				context.verdicts.push_back(std::move(verdict));
-			}
-		}
+	for_each_device_buffer(snapshot, [&](const DescriptorChain &, const std::string &subject,
+					     const DescriptorBuffer &buffer) {
+		if (buffer.state != EDGEDMA_BUFFER_UNKNOWN)
+			return;
+		Verdict verdict{"desc-unmapped", Severity::error, {}, {}};
+		verdict.sentence = device_of(snapshot) + "'s descriptor " + subject +
+				   " points at IOVA " + hex(buffer.addr) +
+				   ", in no live mapping and no recent unmap of the device";
+		verdict.evidence.push_back(
+			{"descriptors", subject,
+			 hex(buffer.addr) + (buffer.length ? ", " + byte_size(*buffer.length) : ""),
+			 buffer.addr});
+		verdict.evidence.push_back(
+			{"mappings", "IOVA " + hex(buffer.addr), "in no live mapping", buffer.addr});
+		verdict.evidence.push_back(
+			{"history", "IOVA " + hex(buffer.addr), "in no recent unmap", buffer.addr});
+		context.verdicts.push_back(std::move(verdict));
+	});
 }
 
 // desc-overrun: a descriptor's length runs past the end of the live
@@ -378,37 +382,29 @@ void rule_desc_unmapped(Context &context)
 void rule_desc_overrun(Context &context)
 {
 	const Snapshot &snapshot = context.snapshot;
-	for (const DescriptorChain &chain : snapshot.chains)
-		for (const Descriptor &descriptor : chain.descriptors) {
-			if (!device_may_use(descriptor))
-				continue;
-			for (const DescriptorBuffer &buffer : descriptor.buffers) {
-				if (buffer.state != EDGEDMA_BUFFER_OVERRUN || !buffer.length ||
-				    !buffer.mapping_addr || !buffer.mapping_size)
-					continue;
-				const std::uint64_t end = *buffer.mapping_addr + *buffer.mapping_size;
-				const std::uint64_t past = buffer.addr + *buffer.length - end;
-				const std::string subject = descriptor_subject(chain, descriptor);
-				const Mapping *mapping = live_mapping_holding(snapshot, buffer.addr);
-				Verdict verdict{"desc-overrun", Severity::error, {}, {}};
-				verdict.sentence = device_of(snapshot) + "'s descriptor " + subject +
-						   " gives the device " + byte_size(*buffer.length) +
-						   " at IOVA " + hex(buffer.addr) + ", " +
-						   byte_size(past) + " past the end of the mapping at " +
-						   hex(*buffer.mapping_addr);
-				if (mapping)
-					verdict.sentence += " (" + mapping_facts(context, *mapping) + ")";
-				verdict.evidence.push_back(
-					{"descriptors", subject,
-					 hex(buffer.addr) + ", " + byte_size(*buffer.length),
-					 buffer.addr});
-				verdict.evidence.push_back(
-					{"mappings", hex(*buffer.mapping_addr),
-					 byte_size(*buffer.mapping_size) + ", ends at " + hex(end),
-					 *buffer.mapping_addr});
-				context.verdicts.push_back(std::move(verdict));
-			}
-		}
+	for_each_device_buffer(snapshot, [&](const DescriptorChain &, const std::string &subject,
+					     const DescriptorBuffer &buffer) {
+		if (buffer.state != EDGEDMA_BUFFER_OVERRUN || !buffer.length ||
+		    !buffer.mapping_addr || !buffer.mapping_size)
+			return;
+		const std::uint64_t end = *buffer.mapping_addr + *buffer.mapping_size;
+		const std::uint64_t past = buffer.addr + *buffer.length - end;
+		const Mapping *mapping = live_mapping_holding(snapshot, buffer.addr);
+		Verdict verdict{"desc-overrun", Severity::error, {}, {}};
+		verdict.sentence = device_of(snapshot) + "'s descriptor " + subject +
+				   " gives the device " + byte_size(*buffer.length) + " at IOVA " +
+				   hex(buffer.addr) + ", " + byte_size(past) +
+				   " past the end of the mapping at " + hex(*buffer.mapping_addr);
+		if (mapping)
+			verdict.sentence += " (" + mapping_facts(context, *mapping) + ")";
+		verdict.evidence.push_back({"descriptors", subject,
+					    hex(buffer.addr) + ", " + byte_size(*buffer.length),
+					    buffer.addr});
+		verdict.evidence.push_back({"mappings", hex(*buffer.mapping_addr),
+					    byte_size(*buffer.mapping_size) + ", ends at " + hex(end),
+					    *buffer.mapping_addr});
+		context.verdicts.push_back(std::move(verdict));
+	});
 }
 
 // direction-conflict: the device wrote into a mapping made for it to read
@@ -743,52 +739,41 @@ void rule_bounced(Context &context)
 void rule_misaligned_for_controller(Context &context)
 {
 	const Snapshot &snapshot = context.snapshot;
-	for (const DescriptorChain &chain : snapshot.chains) {
-		if (!chain.align_log2 || *chain.align_log2 >= 64)
-			continue;
+	for_each_device_buffer(snapshot, [&](const DescriptorChain &chain, const std::string &subject,
+					     const DescriptorBuffer &buffer) {
+		if (!chain.align_log2 || *chain.align_log2 >= 64 ||
+		    buffer.state == EDGEDMA_BUFFER_NULL || buffer.addr == 0)
+			return;
 		const std::uint64_t align = std::uint64_t{1} << *chain.align_log2;
-		for (const Descriptor &descriptor : chain.descriptors) {
-			if (!device_may_use(descriptor))
-				continue;
-			for (const DescriptorBuffer &buffer : descriptor.buffers) {
-				if (buffer.state == EDGEDMA_BUFFER_NULL || buffer.addr == 0)
-					continue;
-				const std::uint64_t address_off = buffer.addr & (align - 1);
-				const std::uint64_t length_off =
-					buffer.length ? *buffer.length & (align - 1) : 0;
-				if (!address_off && !length_off)
-					continue;
-				std::vector<std::string> broken;
-				if (address_off)
-					broken.push_back("its address " + hex(buffer.addr) + " lies " +
-							 std::to_string(address_off) +
-							 " bytes past a boundary");
-				if (length_off)
-					broken.push_back("its length " +
-							 std::to_string(*buffer.length) +
-							 " is not a multiple");
-				const std::string subject = descriptor_subject(chain, descriptor);
-				Verdict verdict{"misaligned-for-controller", Severity::error, {}, {}};
-				verdict.sentence = device_of(snapshot) + "'s descriptor " + subject +
-						   " gives the controller a buffer it needs aligned to " +
-						   byte_size(align) + ": " + broken.front() +
-						   (broken.size() > 1 ? " and " + broken.back() : "");
-				if (const Mapping *mapping = live_mapping_holding(snapshot, buffer.addr))
-					verdict.sentence += " (mapping " + hex(mapping->dma_addr) + ", " +
-							    mapping_facts(context, *mapping) + ")";
-				verdict.evidence.push_back(
-					{"descriptors", subject,
-					 hex(buffer.addr) +
-						 (buffer.length ? ", " + byte_size(*buffer.length) : ""),
-					 buffer.addr});
-				verdict.evidence.push_back({"descriptors", chain.name + "'s alignment rule",
-							    "2^" + std::to_string(*chain.align_log2) +
-								    " = " + byte_size(align),
-							    std::nullopt});
-				context.verdicts.push_back(std::move(verdict));
-			}
-		}
-	}
+		const std::uint64_t address_off = buffer.addr & (align - 1);
+		const std::uint64_t length_off = buffer.length ? *buffer.length & (align - 1) : 0;
+		if (!address_off && !length_off)
+			return;
+		std::vector<std::string> broken;
+		if (address_off)
+			broken.push_back("its address " + hex(buffer.addr) + " lies " +
+					 std::to_string(address_off) + " bytes past a boundary");
+		if (length_off)
+			broken.push_back("its length " + std::to_string(*buffer.length) +
+					 " is not a multiple");
+		Verdict verdict{"misaligned-for-controller", Severity::error, {}, {}};
+		verdict.sentence = device_of(snapshot) + "'s descriptor " + subject +
+				   " gives the controller a buffer it needs aligned to " +
+				   byte_size(align) + ": " + broken.front() +
+				   (broken.size() > 1 ? " and " + broken.back() : "");
+		if (const Mapping *mapping = live_mapping_holding(snapshot, buffer.addr))
+			verdict.sentence += " (mapping " + hex(mapping->dma_addr) + ", " +
+					    mapping_facts(context, *mapping) + ")";
+		verdict.evidence.push_back(
+			{"descriptors", subject,
+			 hex(buffer.addr) + (buffer.length ? ", " + byte_size(*buffer.length) : ""),
+			 buffer.addr});
+		verdict.evidence.push_back({"descriptors", chain.name + "'s alignment rule",
+					    "2^" + std::to_string(*chain.align_log2) + " = " +
+						    byte_size(align),
+					    std::nullopt});
+		context.verdicts.push_back(std::move(verdict));
+	});
 }
 
 // consistent: no other rule spoke; say what was compared.
