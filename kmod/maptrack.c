@@ -245,8 +245,11 @@ bool edgedma_maptrack_remove(struct edgedma_devrec *rec, u64 dma_addr,
 	return true;
 }
 
-void edgedma_maptrack_set_neighbours(struct edgedma_devrec *rec, u64 dma_addr,
-				     u64 size, u64 sum, u64 time_ns)
+/* Run @update on @rec's mapping at @dma_addr of @size, under its bucket's lock. */
+/* Inlined: each caller's @update is a direct call, not one through a pointer. */
+static __always_inline void
+edgedma_maptrack_update(struct edgedma_devrec *rec, u64 dma_addr, u64 size,
+			void (*update)(struct edgedma_mapping *m, const u64 *v), const u64 *v)
 {
 	struct edgedma_bucket *b;
 	struct edgedma_mapping *m;
@@ -256,32 +259,40 @@ void edgedma_maptrack_set_neighbours(struct edgedma_devrec *rec, u64 dma_addr,
 	raw_spin_lock(&b->lock);
 	hlist_for_each_entry(m, &b->head, node) {
 		if (m->devrec == rec && m->dma_addr == dma_addr && m->size == size) {
-			m->neighbours = sum;
-			m->neighbours_ns = time_ns;
+			update(m, v);
 			break;
 		}
 	}
 	raw_spin_unlock(&b->lock);
 }
 
+static void edgedma_update_neighbours(struct edgedma_mapping *m, const u64 *v)
+{
+	m->neighbours = v[0];
+	m->neighbours_ns = v[1];
+}
+
+void edgedma_maptrack_set_neighbours(struct edgedma_devrec *rec, u64 dma_addr,
+				     u64 size, u64 sum, u64 time_ns)
+{
+	const u64 v[] = { sum, time_ns };
+
+	edgedma_maptrack_update(rec, dma_addr, size, edgedma_update_neighbours, v);
+}
+
+static void edgedma_update_content(struct edgedma_mapping *m, const u64 *v)
+{
+	m->content = v[0];
+	m->content_len = v[1];
+	m->content_ns = v[2];
+}
+
 void edgedma_maptrack_set_content(struct edgedma_devrec *rec, u64 dma_addr,
 				  u64 size, u64 hash, u32 len, u64 time_ns)
 {
-	struct edgedma_bucket *b;
-	struct edgedma_mapping *m;
+	const u64 v[] = { hash, len, time_ns };
 
-	lockdep_assert_irqs_disabled();
-	b = edgedma_bucket_at(rec, edgedma_class_of(size), dma_addr);
-	raw_spin_lock(&b->lock);
-	hlist_for_each_entry(m, &b->head, node) {
-		if (m->devrec == rec && m->dma_addr == dma_addr && m->size == size) {
-			m->content = hash;
-			m->content_len = len;
-			m->content_ns = time_ns;
-			break;
-		}
-	}
-	raw_spin_unlock(&b->lock);
+	edgedma_maptrack_update(rec, dma_addr, size, edgedma_update_content, v);
 }
 
 /* Search one class's granules downwards from @addr. */
