@@ -17,6 +17,7 @@
 #include <edgedma/names.hpp>
 
 #include "report_common.hpp"
+#include "snapshot_facts.hpp"
 
 namespace edgedma {
 namespace {
@@ -25,23 +26,17 @@ using detail::byte_size;
 using detail::duration;
 using detail::hex;
 
-// Records from modules before EDGEDMA_A_SNAPSHOT_PAGE_SIZE: the smallest
-// page an IOMMU maps.
-constexpr std::uint64_t page_size_assumed = 4096;
-
 struct Context {
 	const Snapshot &snapshot;
 	const Symbolizer &symbols;
 	std::vector<Verdict> &verdicts;
 
-	std::uint64_t page_size() const { return snapshot.page_size.value_or(page_size_assumed); }
-	std::uint64_t page_of(std::uint64_t address) const { return address & ~(page_size() - 1); }
+	std::uint64_t page_size() const { return detail::page_size_of(snapshot); }
+	std::uint64_t page_of(std::uint64_t address) const
+	{
+		return detail::page_of(snapshot, address);
+	}
 };
-
-bool holds(std::uint64_t start, std::uint64_t size, std::uint64_t address)
-{
-	return covers(start, size, address);
-}
 
 // "edgedma_test_edu 0000:00:03.0", or the device alone without a driver.
 std::string device_text(const std::string &device, const std::string &driver)
@@ -85,7 +80,7 @@ std::string earlier(const Snapshot &snapshot, std::uint64_t time_ns)
 const Mapping *live_mapping_holding(const Snapshot &snapshot, std::uint64_t address)
 {
 	for (const Mapping &mapping : snapshot.mappings)
-		if (holds(mapping.dma_addr, mapping.size, address))
+		if (covers(mapping.dma_addr, mapping.size, address))
 			return &mapping;
 	return nullptr;
 }
@@ -95,7 +90,7 @@ const RecentUnmap *unmap_holding(const Snapshot &snapshot, std::uint64_t address
 {
 	const RecentUnmap *latest = nullptr;
 	for (const RecentUnmap &unmap : snapshot.unmaps)
-		if (holds(unmap.dma_addr, unmap.size, address) &&
+		if (covers(unmap.dma_addr, unmap.size, address) &&
 		    (!latest || unmap.unmap_time_ns > latest->unmap_time_ns))
 			latest = &unmap;
 	return latest;
@@ -207,9 +202,7 @@ std::vector<std::pair<Pointer, const RecentUnmap *>> pointers_into_unmaps(const 
 			found.push_back({{std::move(view), std::move(subject), address}, unmap});
 	};
 	for (const Register &reg : snapshot.registers)
-		// A byte or half-word register holds a count or a flag, not
-		// an address.
-		if (reg.value && reg.width >= 4 && *reg.value != 0)
+		if (detail::may_hold_address(reg))
 			add("registers", reg.name, *reg.value);
 	for_each_device_buffer(snapshot, [&](const DescriptorChain &, std::string subject,
 					     const DescriptorBuffer &buffer) {

@@ -16,6 +16,7 @@
 #include <edgedma/report.hpp>
 
 #include "report_common.hpp"
+#include "snapshot_facts.hpp"
 
 namespace edgedma {
 namespace detail {
@@ -133,7 +134,7 @@ Json address_space_json(const Snapshot &snapshot, std::span<const Verdict> verdi
 						 {"offset", buffer.addr - start},
 						 {"state", buffer_state_label(buffer.state)}});
 	for (const Register &reg : snapshot.registers)
-		if (reg.value && reg.width >= 4 && *reg.value && inside(*reg.value, 1))
+		if (may_hold_address(reg) && inside(*reg.value, 1))
 			pointers.push_back({{"label", reg.name},
 					    {"dma_addr", hex(*reg.value)},
 					    {"offset", *reg.value - start},

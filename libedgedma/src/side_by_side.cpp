@@ -13,11 +13,15 @@
 #include <edgedma/names.hpp>
 
 #include "report_common.hpp"
+#include "snapshot_facts.hpp"
 
 namespace edgedma {
 namespace {
 
 using detail::hex;
+using detail::may_hold_address;
+using detail::page_size_of;
+using detail::same_page;
 
 constexpr std::array<SideBySideColumn, 6> columns{{
 	{"DEVICE", "device", {"device", "registers", "descriptors"}},
@@ -38,12 +42,6 @@ std::string joined(const std::vector<std::string> &words, const std::string &non
 	return text;
 }
 
-bool same_page(const Snapshot &snapshot, std::uint64_t a, std::uint64_t b)
-{
-	const std::uint64_t mask = ~(std::uint64_t{snapshot.page_size.value_or(4096)} - 1);
-	return (a & mask) == (b & mask);
-}
-
 // What points the device into @page: the fault, registers, descriptors.
 std::string device_cell(const Snapshot &snapshot, const PageView &page)
 {
@@ -55,8 +53,7 @@ std::string device_cell(const Snapshot &snapshot, const PageView &page)
 						   ? " (" + access_label(*header.trigger_access) + ")"
 						   : std::string()));
 	for (const Register &reg : snapshot.registers)
-		if (reg.value && reg.width >= 4 && *reg.value &&
-		    same_page(snapshot, *reg.value, page.dma_addr))
+		if (may_hold_address(reg) && same_page(snapshot, *reg.value, page.dma_addr))
 			names.push_back(reg.name);
 	const auto held = buffers_in_page(snapshot, page);
 	constexpr std::size_t shown = 2;
@@ -73,7 +70,7 @@ std::string table_cell(const Snapshot &snapshot, const PageView &page)
 	if (page.expected_phys)
 		return "live " + hex(*page.expected_phys);
 	for (const RecentUnmap &unmap : snapshot.unmaps)
-		if (unmap.dma_addr < page.dma_addr + snapshot.page_size.value_or(4096) &&
+		if (unmap.dma_addr < page.dma_addr + page_size_of(snapshot) &&
 		    unmap.dma_addr + std::max<std::uint64_t>(unmap.size, 1) > page.dma_addr)
 			return "unmapped";
 	return "none";
@@ -94,7 +91,7 @@ std::string cpu_cell(const Snapshot &snapshot, const PageView &page)
 		return "-";
 	if (!*page.pte_present)
 		return "not present";
-	std::string cell = page.pte_pfn ? hex(*page.pte_pfn * snapshot.page_size.value_or(4096))
+	std::string cell = page.pte_pfn ? hex(*page.pte_pfn * page_size_of(snapshot))
 					: std::string("present");
 	if (page.pte_writable)
 		cell += *page.pte_writable ? " rw" : " ro";
@@ -128,7 +125,7 @@ std::string cache_cell(const Snapshot &snapshot, const PageView &page)
 	// The sharers share lines of the first mapping: of the pages it spans.
 	if (!snapshot.mappings.empty() && !snapshot.line_sharers.empty()) {
 		const Mapping &first = snapshot.mappings.front();
-		const std::uint64_t page_end = page.dma_addr + snapshot.page_size.value_or(4096);
+		const std::uint64_t page_end = page.dma_addr + page_size_of(snapshot);
 		if (page.dma_addr < first.dma_addr + std::max<std::uint64_t>(first.size, 1) &&
 		    page_end > first.dma_addr)
 			return "shared with " + std::to_string(snapshot.line_sharers.size());

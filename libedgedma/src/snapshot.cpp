@@ -5,13 +5,10 @@
 #include <edgedma/snapshot.hpp>
 
 #include "decode.hpp"
+#include "snapshot_facts.hpp"
 
 namespace edgedma {
 namespace {
-
-// Records from modules before EDGEDMA_A_SNAPSHOT_PAGE_SIZE: the smallest
-// page an IOMMU maps.
-constexpr std::uint64_t page_size_assumed = 4096;
 
 bool holds(std::uint64_t start, std::uint64_t size, std::uint64_t address)
 {
@@ -64,7 +61,7 @@ SnapshotAddressOwner snapshot_address_owner(const Snapshot &snapshot)
 		owner.mapping = &snapshot.mappings.front();
 		return owner;
 	}
-	const std::uint64_t page = snapshot.page_size.value_or(page_size_assumed);
+	const std::uint64_t page = detail::page_size_of(snapshot);
 	const std::uint64_t page_start = address & ~(page - 1);
 	if (!snapshot.unmaps.empty() &&
 	    overlaps(snapshot.unmaps.front().dma_addr, snapshot.unmaps.front().size, page_start,
@@ -79,7 +76,7 @@ SnapshotAddressOwner snapshot_address_owner(const Snapshot &snapshot)
 
 std::vector<PageBuffer> buffers_in_page(const Snapshot &snapshot, const PageView &page)
 {
-	const std::uint64_t size = snapshot.page_size.value_or(page_size_assumed);
+	const std::uint64_t size = detail::page_size_of(snapshot);
 	std::vector<PageBuffer> found;
 	for (const DescriptorChain &chain : snapshot.chains)
 		for (const Descriptor &descriptor : chain.descriptors)

@@ -52,10 +52,9 @@ struct Tally {
 	std::uint64_t warnings = 0; // ... by a warning
 	std::uint64_t consistent = 0;
 
-	void add(const Snapshot &snapshot, const Symbolizer &symbols)
+	void add(const std::vector<Verdict> &verdicts)
 	{
 		snapshots++;
-		const std::vector<Verdict> verdicts = compare_views(snapshot, symbols);
 		const Verdict *lead = headline(verdicts);
 		if (!lead)
 			return;
@@ -68,17 +67,21 @@ struct Tally {
 	}
 };
 
-void show(const Snapshot &snapshot, const Symbolizer &symbols, bool json, bool first)
+// Shows one snapshot and counts it: the comparison runs once for both.
+void explain_one(const Snapshot &snapshot, const Symbolizer &symbols, bool json, Tally &tally)
 {
+	const std::vector<Verdict> verdicts = compare_views(snapshot, symbols);
 	if (json) {
-		std::cout << snapshot_json(snapshot, symbols).dump(
-				     -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
+		std::cout << snapshot_json(snapshot, symbols, verdicts)
+				     .dump(-1, ' ', false,
+					   nlohmann::ordered_json::error_handler_t::replace)
 			  << '\n';
-		return;
+	} else {
+		if (tally.snapshots)
+			std::cout << '\n';
+		std::cout << snapshot_text(snapshot, symbols, verdicts);
 	}
-	if (!first)
-		std::cout << '\n';
-	std::cout << snapshot_text(snapshot, symbols);
+	tally.add(verdicts);
 }
 
 // A recording: the symbols it carries first (written when it stopped),
@@ -98,10 +101,8 @@ Tally explain_recording(const std::string &path, bool json)
 	RecordingReader reader{std::filesystem::path(path)};
 	Record record;
 	while (reader.next(record))
-		if (const auto *snapshot = std::get_if<Snapshot>(&record)) {
-			show(*snapshot, symbols, json, tally.snapshots == 0);
-			tally.add(*snapshot, symbols);
-		}
+		if (const auto *snapshot = std::get_if<Snapshot>(&record))
+			explain_one(*snapshot, symbols, json, tally);
 	return tally;
 }
 
@@ -126,8 +127,7 @@ int explain(const ExplainOptions &options)
 		// The kernel named the callers when it took the snapshot; the
 		// symbols of this machine would name another kernel's.
 		const Symbolizer no_symbols;
-		show(snapshot, no_symbols, options.json, true);
-		tally.add(snapshot, no_symbols);
+		explain_one(snapshot, no_symbols, options.json, tally);
 	}
 	if (!options.json)
 		std::cout << (tally.snapshots ? "\n" : "") << "explained " << tally.snapshots

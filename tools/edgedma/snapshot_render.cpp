@@ -711,8 +711,13 @@ std::string snapshot_list_text(const std::vector<SnapshotHeader> &headers)
 
 Json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols)
 {
+	return snapshot_json(snapshot, symbols, compare_views(snapshot, symbols));
+}
+
+Json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols,
+		   const std::vector<Verdict> &verdicts)
+{
 	Json document = snapshot_header_json(snapshot.header);
-	const std::vector<Verdict> verdicts = compare_views(snapshot, symbols);
 	const Verdict *lead = headline(verdicts);
 	document["headline"] = lead ? verdict_to_json<Json>(*lead) : Json(nullptr);
 	Json verdict_list = Json::array();
@@ -773,6 +778,12 @@ Json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols)
 
 std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols)
 {
+	return snapshot_text(snapshot, symbols, compare_views(snapshot, symbols));
+}
+
+std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols,
+			  const std::vector<Verdict> &verdicts)
+{
 	const SnapshotHeader &header = snapshot.header;
 	// Wide enough for the longest label, "fault reason:", and a space.
 	constexpr int label_width = 15;
@@ -781,7 +792,6 @@ std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols)
 		text << "  " << std::left << std::setw(label_width) << std::string(label) + ":"
 		     << value << '\n';
 	};
-	const std::vector<Verdict> verdicts = compare_views(snapshot, symbols);
 	text << "snapshot " << header.seq << '\n';
 	if (snapshot.truncated)
 		text << "  TRUNCATED: the record ran out of room (snapshot_size); what did not "

@@ -78,6 +78,9 @@ std::string snapshot_list_text(const std::vector<SnapshotHeader> &headers);
 // (words). Addresses are "0x..." strings; callers are named by the kernel
 // when the snapshot was taken, else from symbols, null when unknown.
 nlohmann::ordered_json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols);
+// The same with the verdicts compare_views() gave for it already.
+nlohmann::ordered_json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols,
+				     const std::vector<Verdict> &verdicts);
 
 // `edgedma snapshot show`: the headline verdict of the cross-view
 // comparison, the header as "label: value" lines, the views side by side
@@ -93,6 +96,8 @@ nlohmann::ordered_json snapshot_json(const Snapshot &snapshot, const Symbolizer 
 // sharing the first mapping's lines), the parts skipped with their reasons, the
 // mappings left out, and a TRUNCATED line when the record ran out of room.
 std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols);
+std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols,
+			  const std::vector<Verdict> &verdicts);
 
 // A descriptor field's layout, as snapshot show and profile show give it:
 // name, offset, width, shift, bits (null: all of them), role (a word, or
