@@ -431,26 +431,26 @@ static bool edgedma_owned_watched(const struct edgedma_ctx *ctx, u32 dir, u64 ph
 		kind == EDGEDMA_CALL_SYNC_SG_FOR_DEVICE);
 }
 
-/* The CPU takes @m back (unmap, sync_for_cpu): did it write the buffer? */
+/* The CPU takes @m back (unmap, sync_for_cpu): did its bytes change? */
 static void edgedma_owned_check(const struct edgedma_ctx *ctx,
 				const struct edgedma_mapping *m)
 {
-	u64 hash;
-	u32 len;
+	struct edgedma_owned_bytes now;
+	u32 first, last;
 
-	if (!m->content_len ||
+	if (!m->content.len ||
 	    !edgedma_check_on(ctx, EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED))
 		return;
-	hash = edgedma_owned_hash(m->phys, m->size, &len);
-	/* Another length (owned_hash_max changed): not the same bytes. */
-	if (len != m->content_len || hash == m->content)
+	edgedma_owned_hash(m->phys, m->size, &now);
+	/* Another length (owned_hash_max changed) is not the same bytes. */
+	if (!edgedma_owned_changed(&m->content, &now, &first, &last))
 		return;
 	edgedma_vfound_buffer_caller(ctx, EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED,
 		m->dma_addr, m->phys, m->size, m->caller,
-		"the CPU wrote the to-device buffer at phys %#llx +%llu while the device owned it (%llu us since %s; the first %u bytes compared): the device may have read the old bytes, and on a device that does not snoop the caches the new ones may not have reached memory",
-		m->phys, m->size, div_u64(ktime_get_ns() - m->content_ns, 1000),
-		m->content_ns == m->time_ns ? "the map" : "the last sync for the device",
-		m->content_len);
+		"the to-device buffer at phys %#llx +%llu changed in bytes %u..%u while the device owned it (%llu us since %s): the CPU wrote it, or the device wrote what it was given to read",
+		m->phys, m->size, first, last,
+		div_u64(ktime_get_ns() - m->content_ns, 1000),
+		m->content_ns == m->time_ns ? "the map" : "the last sync for the device");
 }
 
 /* ---- map and unmap --------------------------------------------------------- */
@@ -481,7 +481,7 @@ static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
 		m.neighbours_ns = m.time_ns;
 	}
 	if (edgedma_owned_watched(ctx, c->dir, phys)) {
-		m.content = edgedma_owned_hash(phys, size, &m.content_len);
+		edgedma_owned_hash(phys, size, &m.content);
 		m.content_ns = m.time_ns;
 	}
 	edgedma_maptrack_add(&m);
@@ -686,20 +686,20 @@ static void edgedma_sync_neighbours(const struct edgedma_ctx *ctx,
  */
 static void edgedma_sync_owned(const struct edgedma_ctx *ctx, struct edgedma_mapping *m)
 {
-	u32 kind = ctx->call->kind, len;
-	u64 hash;
+	u32 kind = ctx->call->kind;
+	struct edgedma_owned_bytes now;
 
 	if (kind == EDGEDMA_CALL_SYNC_SINGLE_FOR_CPU || kind == EDGEDMA_CALL_SYNC_SG_FOR_CPU) {
-		if (!m->content_len)
+		if (!m->content.len)
 			return;
 		edgedma_owned_check(ctx, m);
-		edgedma_maptrack_set_content(ctx->rec, m->dma_addr, m->size, 0, 0, 0);
+		edgedma_maptrack_set_content(ctx->rec, m->dma_addr, m->size, NULL, 0);
 		return;
 	}
 	if (!edgedma_owned_watched(ctx, m->dir, m->phys))
 		return;
-	hash = edgedma_owned_hash(m->phys, m->size, &len);
-	edgedma_maptrack_set_content(ctx->rec, m->dma_addr, m->size, hash, len, ktime_get_ns());
+	edgedma_owned_hash(m->phys, m->size, &now);
+	edgedma_maptrack_set_content(ctx->rec, m->dma_addr, m->size, &now, ktime_get_ns());
 }
 
 static void edgedma_sync_one(const struct edgedma_ctx *ctx, u64 addr, u64 size)

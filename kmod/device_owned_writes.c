@@ -58,6 +58,12 @@ static bool edgedma_owned_linear(u64 phys, u64 len)
 	return true;
 }
 
+/* The bytes in each part: an eighth of @len, rounded up to whole words. */
+static u32 edgedma_owned_part_len(u32 len)
+{
+	return round_up(DIV_ROUND_UP(len, EDGEDMA_OWNED_PARTS), 8);
+}
+
 static __no_sanitize_address u64 edgedma_owned_mix(const u8 *p, u32 len)
 {
 	u64 h = EDGEDMA_MIX_PRIME ^ len;
@@ -76,17 +82,56 @@ static __no_sanitize_address u64 edgedma_owned_mix(const u8 *p, u32 len)
 	return h ^ (h >> 32);
 }
 
-u64 edgedma_owned_hash(u64 phys, u64 size, u32 *len)
+void edgedma_owned_hash(u64 phys, u64 size, struct edgedma_owned_bytes *out)
 {
-	u32 cap = READ_ONCE(owned_hash_max);
+	u32 cap = READ_ONCE(owned_hash_max), part, at, k;
+	const u8 *p;
+	u64 h;
 
-	*len = 0;
+	*out = (struct edgedma_owned_bytes){};
 	if (phys == EDGEDMA_NO_PHYS || !size)
-		return 0;
+		return;
 	if (size < cap)
 		cap = size;
 	if (!edgedma_owned_linear(phys, cap))
-		return 0;
-	*len = cap;
-	return edgedma_owned_mix(phys_to_virt(phys), cap);
+		return;
+	p = phys_to_virt(phys);
+	part = edgedma_owned_part_len(cap);
+	/* One pass: each part hashed alone, the whole hash made of theirs. */
+	h = EDGEDMA_MIX_PRIME ^ cap;
+	for (at = 0, k = 0; at < cap; at += part, k++) {
+		u64 ph = edgedma_owned_mix(p + at, min(part, cap - at));
+
+		out->parts |= (u64)(u8)(ph ^ (ph >> 8) ^ (ph >> 16) ^ (ph >> 24)) << (8 * k);
+		h = (h ^ ph) * EDGEDMA_MIX_PRIME;
+	}
+	out->hash = h ^ (h >> 32);
+	out->len = cap;
+}
+
+bool edgedma_owned_changed(const struct edgedma_owned_bytes *then,
+			   const struct edgedma_owned_bytes *now, u32 *first, u32 *last)
+{
+	u32 part = edgedma_owned_part_len(then->len), k;
+	u64 differ = then->parts ^ now->parts;
+	bool any = false;
+
+	if (!then->len || then->len != now->len || then->hash == now->hash)
+		return false;
+	*first = 0;
+	*last = then->len - 1;
+	for (k = 0; k < EDGEDMA_OWNED_PARTS; k++) {
+		if (!((differ >> (8 * k)) & 0xff))
+			continue;
+		if (!any)
+			*first = k * part;
+		*last = min(k * part + part, then->len) - 1;
+		any = true;
+	}
+	/* No part's fold differs (1 in 256 per part): say the whole length. */
+	if (!any) {
+		*first = 0;
+		*last = then->len - 1;
+	}
+	return true;
 }

@@ -282,15 +282,21 @@ void edgedma_maptrack_set_neighbours(struct edgedma_devrec *rec, u64 dma_addr,
 
 static void edgedma_update_content(struct edgedma_mapping *m, const u64 *v)
 {
-	m->content = v[0];
-	m->content_len = v[1];
-	m->content_ns = v[2];
+	m->content.hash = v[0];
+	m->content.parts = v[1];
+	m->content.len = v[2];
+	m->content_ns = v[3];
 }
 
-void edgedma_maptrack_set_content(struct edgedma_devrec *rec, u64 dma_addr,
-				  u64 size, u64 hash, u32 len, u64 time_ns)
+void edgedma_maptrack_set_content(struct edgedma_devrec *rec, u64 dma_addr, u64 size,
+				  const struct edgedma_owned_bytes *content, u64 time_ns)
 {
-	const u64 v[] = { hash, len, time_ns };
+	const u64 v[] = {
+		content ? content->hash : 0,
+		content ? content->parts : 0,
+		content ? content->len : 0,
+		time_ns,
+	};
 
 	edgedma_maptrack_update(rec, dma_addr, size, edgedma_update_content, v);
 }

@@ -5,6 +5,8 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
+#include "device_owned_writes.h"
+
 struct edgedma_devrec;
 struct module;
 
@@ -35,11 +37,10 @@ struct edgedma_mapping {
 	u32 neighbour_lines;
 	/*
 	 * A to-device buffer's bytes, hashed when the device was given it
-	 * (device_owned_writes.c): content_len bytes from its start, 0 when
+	 * (device_owned_writes.c): content.len bytes from its start, 0 when
 	 * not watched (the check is off, or the CPU owns it since a sync).
 	 */
-	u32 content_len;
-	u64 content;
+	struct edgedma_owned_bytes content;
 	u64 content_ns;		/* when they were hashed */
 };
 
@@ -79,9 +80,9 @@ bool edgedma_maptrack_find_containing(struct edgedma_devrec *devrec, u64 addr,
 /* Set the neighbour sum of @devrec's mapping at @dma_addr of @size. */
 void edgedma_maptrack_set_neighbours(struct edgedma_devrec *devrec, u64 dma_addr,
 				     u64 size, u64 sum, u64 time_ns);
-/* Set the content hash of @devrec's mapping at @dma_addr of @size (len 0: none). */
-void edgedma_maptrack_set_content(struct edgedma_devrec *devrec, u64 dma_addr,
-				  u64 size, u64 hash, u32 len, u64 time_ns);
+/* Set the content hash of @devrec's mapping at @dma_addr of @size (NULL: none). */
+void edgedma_maptrack_set_content(struct edgedma_devrec *devrec, u64 dma_addr, u64 size,
+				  const struct edgedma_owned_bytes *content, u64 time_ns);
 /* Copy any mapping of @devrec that overlaps @addr. */
 bool edgedma_maptrack_find_overlapping(struct edgedma_devrec *devrec,
 				       u64 addr, struct edgedma_mapping *out);

@@ -461,10 +461,12 @@ void rule_cpu_write_while_device_owned(Context &context)
 			     "'s unmap";
 	}
 	Verdict verdict{"cpu-write-while-device-owned", Severity::error, {}, {}};
-	verdict.sentence = "the CPU wrote " + device_of(snapshot) + "'s to-device buffer at IOVA " +
+	// The bytes changed; the hashes cannot say whose write it was.
+	verdict.sentence = "the bytes of " + device_of(snapshot) + "'s to-device buffer at IOVA " +
 			   hex(dma_addr) + (facts.empty() ? "" : " (" + facts + ")") +
-			   " while the device owned it" +
-			   (taken_back.empty() ? "" : ", before " + taken_back) + ": ";
+			   " changed while the device owned it" +
+			   (taken_back.empty() ? "" : ", before " + taken_back) +
+			   ": the CPU wrote them, or the device wrote a buffer it was given to read; ";
 	const std::uint32_t line = snapshot.cache_line.value_or(0);
 	if (snapshot.coherent == false) {
 		const std::uint64_t lines = line && size ? (size + line - 1) / line : 0;

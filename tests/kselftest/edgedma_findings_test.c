@@ -782,6 +782,7 @@ struct mode_case {
 	enum coherency_need coherency;
 	__u32 checks;			/* the policy's CHECKS; 0: left as they are */
 	bool unbind;			/* findings come when the driver unbinds */
+	const char *detail_has;		/* words the expected kind's sentence has */
 };
 
 static void log_finding(struct __test_metadata *_metadata,
@@ -934,6 +935,15 @@ static void check_mode(struct __test_metadata *_metadata,
 				       kind_name(f->kind),
 				       kind_name(c->expect));
 			expected += f->have_kind && f->kind == c->expect;
+			if (c->detail_has && f->have_kind && f->kind == c->expect) {
+				bool has = strstr(f->detail, c->detail_has);
+
+				ok &= has;
+				EXPECT_TRUE(has)
+					TH_LOG("finding %llu does not say \"%s\": %s",
+					       (unsigned long long)f->seq, c->detail_has,
+					       f->detail);
+			}
 		}
 		ok &= f->have_seq;
 		EXPECT_TRUE(f->have_seq)
@@ -1051,12 +1061,15 @@ MODE_TEST(cacheline_neighbour_written_sg, .mode = "cacheline-neighbour-written-s
 	  .coherency = COHERENCY_NONCOHERENT_IF_COHERENT)
 /*
  * The CPU writes a to-device buffer the device owns: off by default (a
- * pass over the bytes at each hand-over), caught with the check on.
+ * pass over the bytes at each hand-over), caught with the check on. The
+ * driver writes byte 128 of 256: the part of an eighth (32 bytes) that
+ * holds it is the one the sentence names.
  */
 MODE_TEST(cpu_write_while_device_owned_off, .mode = "cpu-write-while-device-owned")
 MODE_TEST(cpu_write_while_device_owned, .mode = "cpu-write-while-device-owned",
 	  .expect = EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED,
-	  .checks = (1U << EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED) - 1)
+	  .checks = (1U << EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED) - 1,
+	  .detail_has = "changed in bytes 128..159 while the device owned it")
 MODE_TEST(stack_buffer, .mode = "stack-buffer",
 	  .expect = EDGEDMA_FINDING_STACK_BUFFER)
 MODE_TEST(vmalloc_buffer, .mode = "vmalloc-buffer",

@@ -477,11 +477,12 @@ TEST(CrossView, CpuWriteWhileTheDeviceOwnedTheBuffer)
 	const Verdict verdict = only(compare(snapshot), "cpu-write-while-device-owned");
 	EXPECT_EQ(verdict.severity, Severity::error);
 	EXPECT_TRUE(contains(verdict.sentence,
-			     "the CPU wrote edgedma_test_edu 0000:00:03.0's to-device buffer at "
+			     "the bytes of edgedma_test_edu 0000:00:03.0's to-device buffer at "
 			     "IOVA 0xfffff040 (128 bytes, to-device, mapped by "
-			     "edu_use_after_unmap+0x20/0x90 [edgedma_test_edu]) while the device "
-			     "owned it, before edu_use_after_unmap+0x5c/0x90 [edgedma_test_edu]'s "
-			     "unmap: the device does not snoop the caches"));
+			     "edu_use_after_unmap+0x20/0x90 [edgedma_test_edu]) changed while the "
+			     "device owned it, before edu_use_after_unmap+0x5c/0x90 "
+			     "[edgedma_test_edu]'s unmap: the CPU wrote them, or the device wrote a "
+			     "buffer it was given to read; the device does not snoop the caches"));
 	EXPECT_TRUE(contains(verdict.sentence, "its 2 cache lines of 64 bytes"));
 	EXPECT_TRUE(has_evidence(verdict, "cache", "coherency"));
 
