@@ -310,6 +310,8 @@ void Client::policy_set(const PolicyChange &change)
 		put(EDGEDMA_A_POLICY_LEN_ALIGN, change.len_align);
 		put(EDGEDMA_A_POLICY_COHERENCY, change.coherency);
 		put(EDGEDMA_A_POLICY_CHECKS, change.checks);
+		put(EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS, change.snapshot_triggers);
+		put(EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS, change.snapshot_findings);
 	});
 }
 

@@ -190,9 +190,11 @@ struct PolicyFlat {
 	std::optional<std::uint64_t> seg_boundary;
 	std::optional<std::uint32_t> max_seg_size;
 	std::optional<std::uint32_t> cache_line;
+	std::optional<std::uint32_t> snapshot_triggers;
+	std::optional<std::uint32_t> snapshot_findings;
 };
 
-const std::array<AttributeRule<PolicyFlat>, 12> policy_rules{{
+const std::array<AttributeRule<PolicyFlat>, 14> policy_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_POLICY_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_DEVICE), &PolicyFlat::device, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_DRIVER), &PolicyFlat::driver, optional},
@@ -205,6 +207,10 @@ const std::array<AttributeRule<PolicyFlat>, 12> policy_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_SEG_BOUNDARY), &PolicyFlat::seg_boundary, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_MAX_SEG_SIZE), &PolicyFlat::max_seg_size, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_CACHE_LINE), &PolicyFlat::cache_line, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS), &PolicyFlat::snapshot_triggers,
+	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS), &PolicyFlat::snapshot_findings,
+	 optional},
 }};
 
 // The rules of a set with one more at the end: for a set that extends another.
@@ -796,6 +802,8 @@ Policy decode_policy(AttributeStream attributes, std::string_view context)
 	policy.seg_boundary = flat.seg_boundary;
 	policy.max_seg_size = flat.max_seg_size;
 	policy.cache_line = flat.cache_line;
+	policy.snapshot_triggers = flat.snapshot_triggers;
+	policy.snapshot_findings = flat.snapshot_findings;
 	return policy;
 }
 
@@ -1046,6 +1054,8 @@ void encode_policy(const Policy &policy, std::vector<std::byte> &out)
 	flat.seg_boundary = policy.seg_boundary;
 	flat.max_seg_size = policy.max_seg_size;
 	flat.cache_line = policy.cache_line;
+	flat.snapshot_triggers = policy.snapshot_triggers;
+	flat.snapshot_findings = policy.snapshot_findings;
 	// The empty name is the absent one (decode_policy() reads it so).
 	for (const auto &rule : policy_rules) {
 		bool empty_name = (rule.type == EDGEDMA_A_POLICY_DEVICE && flat.device.empty()) ||

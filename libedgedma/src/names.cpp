@@ -463,6 +463,30 @@ std::string snapshot_trigger_label(std::uint32_t trigger)
 	return label(snapshot_trigger_name(trigger), "trigger", trigger);
 }
 
+std::optional<std::uint32_t> snapshot_trigger_from_name(std::string_view name)
+{
+	return reverse_lookup<edgedma_snapshot_trigger>(name, first_snapshot_trigger,
+							last_snapshot_trigger);
+}
+
+std::uint32_t all_snapshot_triggers()
+{
+	std::uint32_t triggers = 0;
+	for (std::uint32_t trigger = first_snapshot_trigger; trigger <= last_snapshot_trigger;
+	     trigger++)
+		triggers |= std::uint32_t{1} << (trigger - 1);
+	return triggers;
+}
+
+std::vector<std::string> snapshot_trigger_names(std::uint32_t triggers)
+{
+	std::vector<std::string> names;
+	for (std::uint32_t trigger = 1; trigger <= 32; trigger++)
+		if (triggers & (std::uint32_t{1} << (trigger - 1)))
+			names.push_back(snapshot_trigger_label(trigger));
+	return names;
+}
+
 std::optional<std::string_view> snapshot_part_name(std::uint32_t part)
 {
 	return lookup<edgedma_snapshot_part>(part, first_snapshot_part, last_snapshot_part);

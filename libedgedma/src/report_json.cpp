@@ -290,6 +290,12 @@ Json policy_json(const Policy &policy)
 	Json checks = nullptr;
 	if (policy.checks)
 		checks = check_names(*policy.checks);
+	Json snapshot_triggers = nullptr;
+	if (policy.snapshot_triggers)
+		snapshot_triggers = snapshot_trigger_names(*policy.snapshot_triggers);
+	Json snapshot_findings = nullptr;
+	if (policy.snapshot_findings)
+		snapshot_findings = check_names(*policy.snapshot_findings);
 	Json dev_coherent = nullptr;
 	if (policy.dev_coherent)
 		dev_coherent = *policy.dev_coherent != 0;
@@ -300,6 +306,8 @@ Json policy_json(const Policy &policy)
 		{"len_align", or_null(policy.len_align)},
 		{"coherency", coherency},
 		{"checks", checks},
+		{"snapshot_triggers", snapshot_triggers},
+		{"snapshot_findings", snapshot_findings},
 		{"dev_coherent", dev_coherent},
 		{"dma_mask", hex_or_null(policy.dma_mask)},
 		{"seg_boundary", hex_or_null(policy.seg_boundary)},

@@ -311,6 +311,8 @@ inline Policy sample_device_policy()
 	policy.seg_boundary = 0xffffffff;
 	policy.max_seg_size = 65536;
 	policy.cache_line = 64;
+	policy.snapshot_triggers = (1u << EDGEDMA_SNAPSHOT_TRIGGER_FINDING) - 1;
+	policy.snapshot_findings = 0;
 	return policy;
 }
 
@@ -339,6 +341,8 @@ inline GenlMessage policy_message(const Policy &policy, std::optional<int> left_
 	u64(EDGEDMA_A_POLICY_SEG_BOUNDARY, policy.seg_boundary);
 	u32(EDGEDMA_A_POLICY_MAX_SEG_SIZE, policy.max_seg_size);
 	u32(EDGEDMA_A_POLICY_CACHE_LINE, policy.cache_line);
+	u32(EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS, policy.snapshot_triggers);
+	u32(EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS, policy.snapshot_findings);
 	return message;
 }
 

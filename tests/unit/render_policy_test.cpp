@@ -14,6 +14,13 @@ namespace {
 
 using cli::checks_text;
 using cli::parse_check_list;
+using cli::parse_trigger_list;
+using cli::triggers_text;
+
+constexpr std::uint32_t trigger_bit(std::uint32_t trigger)
+{
+	return std::uint32_t{1} << (trigger - 1);
+}
 
 TEST(CheckList, ReadsKindNamesAllAndNone)
 {
@@ -38,6 +45,35 @@ TEST(CheckList, RefusesAnUnknownWordListingTheKnownOnes)
 	}
 	EXPECT_THROW(parse_check_list(""), cli::UsageError);
 	EXPECT_THROW(parse_check_list("leak,"), cli::UsageError);
+}
+
+TEST(TriggerList, ReadsTriggerNamesAllAndNone)
+{
+	EXPECT_EQ(parse_trigger_list("iommu-fault"), trigger_bit(EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT));
+	EXPECT_EQ(parse_trigger_list("panic, finding"),
+		  trigger_bit(EDGEDMA_SNAPSHOT_TRIGGER_PANIC) |
+			  trigger_bit(EDGEDMA_SNAPSHOT_TRIGGER_FINDING));
+	EXPECT_EQ(parse_trigger_list("all"), all_snapshot_triggers());
+	EXPECT_EQ(all_snapshot_triggers(), (1u << EDGEDMA_SNAPSHOT_TRIGGER_FINDING) - 1);
+	EXPECT_EQ(parse_trigger_list("none"), 0u);
+	try {
+		parse_trigger_list("iommu-fault,oom");
+		FAIL() << "accepted";
+	} catch (const cli::UsageError &error) {
+		std::string message = error.what();
+		EXPECT_TRUE(contains(message, "unknown snapshot trigger 'oom'"));
+		EXPECT_TRUE(contains(message, "manual, iommu-fault, controller-error, oops, panic, finding"));
+	}
+	EXPECT_THROW(parse_trigger_list(""), cli::UsageError);
+}
+
+TEST(TriggersText, SaysAllNoneAllButOrTheList)
+{
+	EXPECT_EQ(triggers_text(all_snapshot_triggers()), "all");
+	EXPECT_EQ(triggers_text(0), "none");
+	EXPECT_EQ(triggers_text(all_snapshot_triggers() & ~trigger_bit(EDGEDMA_SNAPSHOT_TRIGGER_FINDING)),
+		  "all but finding");
+	EXPECT_EQ(triggers_text(trigger_bit(EDGEDMA_SNAPSHOT_TRIGGER_OOPS)), "oops");
 }
 
 TEST(ChecksText, SaysAllNoneAllButOrTheList)
@@ -66,6 +102,9 @@ TEST(PolicyJson, CarriesTheDevicesFacts)
 	EXPECT_EQ(parsed["seg_boundary"], "0xffffffff");
 	EXPECT_EQ(parsed["max_seg_size"], 65536);
 	EXPECT_EQ(parsed["cache_line"], 64);
+	EXPECT_EQ(parsed["snapshot_triggers"].size(), std::size_t{EDGEDMA_SNAPSHOT_TRIGGER_FINDING});
+	EXPECT_TRUE(parsed["snapshot_findings"].is_array());
+	EXPECT_TRUE(parsed["snapshot_findings"].empty());
 }
 
 TEST(PolicyJson, FieldsAnOverrideLeavesOutAreNull)
@@ -81,6 +120,8 @@ TEST(PolicyJson, FieldsAnOverrideLeavesOutAreNull)
 	EXPECT_TRUE(parsed["addr_align"].is_null());
 	EXPECT_TRUE(parsed["checks"].is_null());
 	EXPECT_TRUE(parsed["dma_mask"].is_null());
+	EXPECT_TRUE(parsed["snapshot_triggers"].is_null());
+	EXPECT_TRUE(parsed["snapshot_findings"].is_null());
 }
 
 TEST(PolicyText, ShowsThePolicyInForce)
@@ -91,6 +132,8 @@ TEST(PolicyText, ShowsThePolicyInForce)
 		  "length alignment:  none\n"
 		  "coherency:         auto (the kernel says coherent)\n"
 		  "checks:            all but cpu-write-while-device-owned\n"
+		  "snapshots on:      all\n"
+		  "snapshot findings: none\n"
 		  "DMA mask:          0xfffffff\n"
 		  "segment boundary:  0xffffffff\n"
 		  "max segment size:  65536 bytes\n"
@@ -105,6 +148,11 @@ TEST(PolicyRuleText, NamesTheTargetAndWhatItSets)
 	rule.checks = all_checks() & ~check_bit(EDGEDMA_FINDING_LEAK);
 	EXPECT_EQ(cli::policy_rule_text(rule),
 		  "driver nvme: coherency noncoherent, checks all but leak\n");
+	rule.snapshot_triggers = trigger_bit(EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT);
+	rule.snapshot_findings = check_bit(EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED);
+	EXPECT_EQ(cli::policy_rule_text(rule),
+		  "driver nvme: coherency noncoherent, checks all but leak, snapshots on "
+		  "iommu-fault, snapshot findings cpu-write-while-device-owned\n");
 }
 
 } // namespace

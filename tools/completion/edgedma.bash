@@ -15,7 +15,7 @@ _edgedma_options() {
 	mappings) echo "--json --device --help" ;;
 	devices) echo "--json --help" ;;
 	policy) echo "--help" ;;
-	"policy set") echo "--driver --addr-align --len-align --coherency --checks --enable --disable --help" ;;
+	"policy set") echo "--driver --addr-align --len-align --coherency --checks --enable --disable --snapshot-on --snapshot-findings --help" ;;
 	"policy get") echo "--json --help" ;;
 	"policy list") echo "--json --help" ;;
 	"policy del") echo "--driver --help" ;;
@@ -82,7 +82,8 @@ _edgedma() {
 		case $word in
 		--device | --driver | --since | --count | --timeout | --receive | \
 		--receive-buffer | --addr-align | --len-align | --coherency | --checks | \
-		--enable | --disable | -o | --output | --duration | --html | --trace | --buckets | --addr)
+		--enable | --disable | --snapshot-on | --snapshot-findings | -o | --output | \
+		--duration | --html | --trace | --buckets | --addr)
 			[[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
 			skip=1 ;;
 		-*) ;;
@@ -112,13 +113,16 @@ _edgedma() {
 	--coherency)
 		COMPREPLY=($(compgen -W "auto coherent noncoherent" -- "$cur"))
 		return ;;
-	--checks | --enable | --disable)
+	--checks | --enable | --disable | --snapshot-findings | --snapshot-on)
 		# A comma-separated list: complete its last item.
 		local kinds="addr-misaligned len-misaligned cacheline-shared stack-buffer
 			vmalloc-buffer rodata-buffer seg-boundary seg-too-long mask-exceeded
 			bounced unmap-unknown double-unmap unmap-mismatch sync-unknown
-			sync-mismatch leak"
-		[[ $prev == --checks ]] && kinds="all none $kinds"
+			sync-mismatch leak cacheline-neighbour-written free-irqs-off
+			cpu-write-while-device-owned"
+		[[ $prev == --snapshot-on ]] &&
+			kinds="manual iommu-fault controller-error oops panic finding"
+		[[ $prev == --checks || $prev == --snapshot-* ]] && kinds="all none $kinds"
 		local head= last=$cur
 		if [[ $cur == *,* ]]; then
 			head=${cur%,*},

@@ -50,6 +50,8 @@ struct SetOptions {
 	std::optional<std::string> checks;
 	std::optional<std::string> disable;
 	std::optional<std::string> enable;
+	std::optional<std::string> snapshot_on;
+	std::optional<std::string> snapshot_findings;
 };
 
 // The checks --disable takes away from and --enable adds to: those the
@@ -88,10 +90,15 @@ int policy_set(const SetOptions &options)
 		disable = parse_check_list(*options.disable);
 	if (options.enable)
 		enable = parse_check_list(*options.enable);
+	if (options.snapshot_on)
+		change.snapshot_triggers = parse_trigger_list(*options.snapshot_on);
+	if (options.snapshot_findings)
+		change.snapshot_findings = parse_check_list(*options.snapshot_findings);
 	if (!change.addr_align && !change.len_align && !change.coherency && !change.checks &&
-	    !disable && !enable)
+	    !disable && !enable && !change.snapshot_triggers && !change.snapshot_findings)
 		throw UsageError("nothing to set: give --addr-align, --len-align, "
-				 "--coherency, --checks, --enable or --disable");
+				 "--coherency, --checks, --enable, --disable, --snapshot-on or "
+				 "--snapshot-findings");
 
 	Client client;
 	if (disable || enable)
@@ -160,6 +167,15 @@ Action setup_set(CLI::App &command)
 			   "cpu-write-while-device-owned, which is off by default");
 	command.add_option("--disable", options->disable,
 			   "Turn these checks off (from --checks, or from those running now)");
+	command.add_option("--snapshot-on", options->snapshot_on,
+			   "The triggers that snapshot the device: 'all' (the default), "
+			   "'none' or a comma-separated list of iommu-fault, "
+			   "controller-error, oops, panic, finding, manual (snapshot take "
+			   "is never refused)");
+	command.add_option("--snapshot-findings", options->snapshot_findings,
+			   "Findings of these kinds snapshot the device where they are "
+			   "found: 'all', 'none' (the default) or a list of finding kinds "
+			   "(their checks must run)");
 	command.footer("Fields left out keep their value. A device override wins over a "
 		       "driver override.");
 	return [options] { return policy_set(*options); };

@@ -39,11 +39,13 @@ std::string all_kind_names()
 	return joined(names);
 }
 
-} // namespace
-
-std::uint32_t parse_check_list(std::string_view list)
+// "a,b", "all" or "none" -> bits, each word's bit from @bit_of (nullopt:
+// unknown word). @what names the words in the error, which lists @known.
+template <typename BitOf>
+std::uint32_t parse_word_list(std::string_view list, std::string_view what, std::uint32_t all,
+			      BitOf bit_of, const std::string &known)
 {
-	std::uint32_t checks = 0;
+	std::uint32_t bits = 0;
 	std::size_t start = 0;
 	while (start <= list.size()) {
 		std::size_t end = list.find(',', start);
@@ -55,35 +57,67 @@ std::uint32_t parse_check_list(std::string_view list)
 		while (!word.empty() && word.back() == ' ')
 			word.remove_suffix(1);
 		if (word == "all") {
-			checks |= all_checks();
+			bits |= all;
 		} else if (word == "none") {
-			// Adds nothing: "--checks none" turns every check off.
-		} else if (auto kind = finding_kind_from_name(word)) {
-			checks |= check_bit(*kind);
+			// Adds nothing: "none" alone is the empty set.
+		} else if (std::optional<std::uint32_t> bit = bit_of(word)) {
+			bits |= *bit;
 		} else {
-			throw UsageError("unknown check '" + std::string(word) +
-					 "'; use 'all', 'none' or a comma-separated list of: " +
-					 all_kind_names());
+			throw UsageError("unknown " + std::string(what) + " '" + std::string(word) +
+					 "'; use 'all', 'none' or a comma-separated list of: " + known);
 		}
 		if (end == std::string_view::npos)
 			break;
 		start = end + 1;
 	}
-	return checks;
+	return bits;
+}
+
+// "all", "none", "all but x, y" (mostly on, and no bit unknown) or "x, y".
+std::string set_text(std::uint32_t bits, std::uint32_t all,
+		     std::vector<std::string> (*names)(std::uint32_t))
+{
+	if (bits == all)
+		return "all";
+	if (bits == 0)
+		return "none";
+	if ((bits & ~all) == 0 && std::popcount(all & ~bits) <= std::popcount(bits))
+		return "all but " + joined(names(all & ~bits));
+	return joined(names(bits));
+}
+
+} // namespace
+
+std::uint32_t parse_check_list(std::string_view list)
+{
+	return parse_word_list(list, "check", all_checks(),
+			       [](std::string_view word) -> std::optional<std::uint32_t> {
+				       if (auto kind = finding_kind_from_name(word))
+					       return check_bit(*kind);
+				       return std::nullopt;
+			       },
+			       all_kind_names());
+}
+
+std::uint32_t parse_trigger_list(std::string_view list)
+{
+	return parse_word_list(list, "snapshot trigger", all_snapshot_triggers(),
+			       [](std::string_view word) -> std::optional<std::uint32_t> {
+				       if (auto trigger = snapshot_trigger_from_name(word))
+					       return std::uint32_t{1} << (*trigger - 1);
+				       return std::nullopt;
+			       },
+			       joined(snapshot_trigger_names(all_snapshot_triggers())));
+}
+
+std::string triggers_text(std::uint32_t triggers)
+{
+	return set_text(triggers, all_snapshot_triggers(), snapshot_trigger_names);
 }
 
 std::string checks_text(std::uint32_t checks)
 {
-	std::uint32_t all = all_checks();
-	if (checks == all)
-		return "all";
-	if (checks == 0)
-		return "none";
-	// Mostly on: say what is off, unless bits this tool does not know are
-	// set too.
-	if ((checks & ~all) == 0 && std::popcount(all & ~checks) <= std::popcount(checks))
-		return "all but " + joined(check_names(all & ~checks));
-	return joined(check_names(checks));
+	return set_text(checks, all_checks(), check_names);
 }
 
 nlohmann::ordered_json policy_json(const Policy &policy)
@@ -106,6 +140,15 @@ nlohmann::ordered_json policy_json(const Policy &policy)
 					   return nlohmann::ordered_json(check_names(value));
 				   })},
 		{"checks_mask", or_null(policy.checks, number)},
+		{"snapshot_triggers", or_null(policy.snapshot_triggers,
+					      [](std::uint32_t value) {
+						      return nlohmann::ordered_json(
+							      snapshot_trigger_names(value));
+					      })},
+		{"snapshot_findings", or_null(policy.snapshot_findings,
+					      [](std::uint32_t value) {
+						      return nlohmann::ordered_json(check_names(value));
+					      })},
 		{"dev_coherent", or_null(policy.dev_coherent,
 					 [](std::uint32_t value) {
 						 return nlohmann::ordered_json(value != 0);
@@ -141,6 +184,10 @@ std::string policy_text(const Policy &policy)
 	}
 	if (policy.checks)
 		line("checks", checks_text(*policy.checks));
+	if (policy.snapshot_triggers)
+		line("snapshots on", triggers_text(*policy.snapshot_triggers));
+	if (policy.snapshot_findings)
+		line("snapshot findings", checks_text(*policy.snapshot_findings));
 	if (policy.dma_mask)
 		line("DMA mask", hex(*policy.dma_mask));
 	if (policy.seg_boundary)
@@ -163,6 +210,10 @@ std::string policy_rule_text(const Policy &policy)
 		fields.push_back("coherency " + coherency_label(*policy.coherency));
 	if (policy.checks)
 		fields.push_back("checks " + checks_text(*policy.checks));
+	if (policy.snapshot_triggers)
+		fields.push_back("snapshots on " + triggers_text(*policy.snapshot_triggers));
+	if (policy.snapshot_findings)
+		fields.push_back("snapshot findings " + checks_text(*policy.snapshot_findings));
 	return target_kind(policy.target) + " " + policy.target.name + ": " +
 	       joined(fields, "nothing set") + "\n";
 }

@@ -20,8 +20,16 @@ std::uint32_t parse_check_list(std::string_view list);
 // "all", "none", "all but leak, stack-buffer" or "addr-misaligned, leak".
 std::string checks_text(std::uint32_t checks);
 
+// "iommu-fault,panic", "all" or "none" -> SNAPSHOT_TRIGGERS bits; throws
+// UsageError as parse_check_list().
+std::uint32_t parse_trigger_list(std::string_view list);
+
+// SNAPSHOT_TRIGGERS as checks_text() says CHECKS.
+std::string triggers_text(std::uint32_t triggers);
+
 // target ("device"|"driver"), device, driver (the other null), addr_align,
-// len_align, coherency (word), checks (array of words), checks_mask, then
+// len_align, coherency (word), checks (array of words), checks_mask,
+// snapshot_triggers and snapshot_findings (arrays of words), then
 // the device's facts: dev_coherent (bool), dma_mask, seg_boundary (hex
 // strings), max_seg_size, cache_line. Fields the module did not send are
 // null.

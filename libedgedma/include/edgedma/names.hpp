@@ -50,6 +50,12 @@ EDGEDMA_API std::string coherency_label(std::uint32_t coherency); // or "coheren
 // "oops", "panic", "finding"
 EDGEDMA_API std::optional<std::string_view> snapshot_trigger_name(std::uint32_t trigger);
 EDGEDMA_API std::string snapshot_trigger_label(std::uint32_t trigger); // or "trigger-N"
+EDGEDMA_API std::optional<std::uint32_t> snapshot_trigger_from_name(std::string_view name);
+// Policy SNAPSHOT_TRIGGERS: bit (trigger - 1) per trigger; every trigger
+// this library knows of; the triggers whose bits are set, as
+// snapshot_trigger_label() spells them, in enum order.
+EDGEDMA_API std::uint32_t all_snapshot_triggers();
+EDGEDMA_API std::vector<std::string> snapshot_trigger_names(std::uint32_t triggers);
 
 // enum edgedma_snapshot_part: "mappings", "unmapped", "iommu-view",
 // "cpu-view", "pages", "line-sharers", "registers"

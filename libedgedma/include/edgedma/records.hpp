@@ -195,6 +195,12 @@ struct PolicyChange {
 	std::optional<std::uint32_t> len_align;
 	std::optional<std::uint32_t> coherency;  // enum edgedma_coherency
 	std::optional<std::uint32_t> checks;     // bit (kind - 1) per finding kind
+	// bit (trigger - 1) per enum edgedma_snapshot_trigger: what snapshots
+	// the device (the module's default: all)
+	std::optional<std::uint32_t> snapshot_triggers;
+	// bit (kind - 1): findings of these kinds snapshot the device
+	// (the module's default: none)
+	std::optional<std::uint32_t> snapshot_findings;
 
 	bool operator==(const PolicyChange &) const = default;
 };
@@ -209,6 +215,8 @@ struct Policy {
 	std::optional<std::uint32_t> len_align;
 	std::optional<std::uint32_t> coherency;
 	std::optional<std::uint32_t> checks;
+	std::optional<std::uint32_t> snapshot_triggers;
+	std::optional<std::uint32_t> snapshot_findings;
 	// The device's own facts (POLICY_GET of a device only).
 	std::optional<std::uint32_t> dev_coherent; // 1 if the kernel says coherent
 	std::optional<std::uint64_t> dma_mask;
