@@ -441,8 +441,8 @@ static void edgedma_owned_check(const struct edgedma_ctx *ctx,
 	if (!m->content.len ||
 	    !edgedma_check_on(ctx, EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED))
 		return;
-	edgedma_owned_hash(m->phys, m->size, &now);
-	/* Another length (owned_hash_max changed) is not the same bytes. */
+	/* The bytes hashed then, whatever the policy says now. */
+	edgedma_owned_hash(m->phys, m->size, m->content.len, &now);
 	if (!edgedma_owned_changed(&m->content, &now, &first, &last))
 		return;
 	edgedma_vfound_buffer_caller(ctx, EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED,
@@ -481,7 +481,7 @@ static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
 		m.neighbours_ns = m.time_ns;
 	}
 	if (edgedma_owned_watched(ctx, c->dir, phys)) {
-		edgedma_owned_hash(phys, size, &m.content);
+		edgedma_owned_hash(phys, size, ctx->policy.owned_hash_max, &m.content);
 		m.content_ns = m.time_ns;
 	}
 	edgedma_maptrack_add(&m);
@@ -698,7 +698,7 @@ static void edgedma_sync_owned(const struct edgedma_ctx *ctx, struct edgedma_map
 	}
 	if (!edgedma_owned_watched(ctx, m->dir, m->phys))
 		return;
-	edgedma_owned_hash(m->phys, m->size, &now);
+	edgedma_owned_hash(m->phys, m->size, ctx->policy.owned_hash_max, &now);
 	edgedma_maptrack_set_content(ctx->rec, m->dma_addr, m->size, &now, ktime_get_ns());
 }
 

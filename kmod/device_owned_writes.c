@@ -14,13 +14,11 @@
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
+#include <uapi/linux/edgedma.h>
 
 #include "compat.h"
 #include "device_owned_writes.h"
 #include "edgedma.h"
-
-#define EDGEDMA_OWNED_HASH_MIN	64
-#define EDGEDMA_OWNED_HASH_MAX	(1024 * 1024)
 
 static unsigned int owned_hash_max = 16384;
 
@@ -43,7 +41,12 @@ static const struct kernel_param_ops edgedma_owned_hash_max_ops = {
 };
 module_param_cb(owned_hash_max, &edgedma_owned_hash_max_ops, &owned_hash_max, 0644);
 MODULE_PARM_DESC(owned_hash_max,
-		 "Bytes of a to-device buffer the cpu-write-while-device-owned check hashes, from its start, 64 to 1048576 (default 16384)");
+		 "Bytes of a to-device buffer the cpu-write-while-device-owned check hashes, from its start, 64 to 1048576 (default 16384), where a device's policy does not say");
+
+u32 edgedma_owned_hash_default(void)
+{
+	return READ_ONCE(owned_hash_max);
+}
 
 #define EDGEDMA_MIX_PRIME	0x9e3779b97f4a7c15ULL
 
@@ -82,14 +85,14 @@ static __no_sanitize_address u64 edgedma_owned_mix(const u8 *p, u32 len)
 	return h ^ (h >> 32);
 }
 
-void edgedma_owned_hash(u64 phys, u64 size, struct edgedma_owned_bytes *out)
+void edgedma_owned_hash(u64 phys, u64 size, u32 cap, struct edgedma_owned_bytes *out)
 {
-	u32 cap = READ_ONCE(owned_hash_max), part, at, k;
+	u32 part, at, k;
 	const u8 *p;
 	u64 h;
 
 	*out = (struct edgedma_owned_bytes){};
-	if (phys == EDGEDMA_NO_PHYS || !size)
+	if (phys == EDGEDMA_NO_PHYS || !size || !cap)
 		return;
 	if (size < cap)
 		cap = size;

@@ -30,12 +30,16 @@ struct edgedma_owned_bytes {
 };
 
 /*
- * Hash the first @out->len bytes of [@phys, +@size): at most the module
- * parameter owned_hash_max, through the kernel's linear map. @out->len is
- * 0 when the memory is not all in the linear map (highmem, not RAM): the
- * buffer is then not watched. Any context; no sleeping, no allocation.
+ * Hash the first @out->len bytes of [@phys, +@size): at most @cap (the
+ * device's policy; at the check, the length hashed before), through the
+ * kernel's linear map. @out->len is 0 when the memory is not all in the
+ * linear map (highmem, not RAM): the buffer is then not watched. Any
+ * context; no sleeping, no allocation.
  */
-void edgedma_owned_hash(u64 phys, u64 size, struct edgedma_owned_bytes *out);
+void edgedma_owned_hash(u64 phys, u64 size, u32 cap, struct edgedma_owned_bytes *out);
+
+/* The bytes hashed where no policy says: the module parameter owned_hash_max. */
+u32 edgedma_owned_hash_default(void);
 
 /*
  * The bytes that differ between two hashes of the same length, as the

@@ -52,6 +52,15 @@ static const struct nla_policy edgedma_mappings_get_policy[EDGEDMA_A_MAPPING_MAX
 	[EDGEDMA_A_MAPPING_DEVICE] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
 };
 
+/*
+ * Above NLA_POLICY_RANGE's s16 bounds. Not const: before 6.2 the policy's
+ * pointer to it is not either (it is never written).
+ */
+static struct netlink_range_validation edgedma_owned_hash_range = {
+	.min = EDGEDMA_OWNED_HASH_MIN,
+	.max = EDGEDMA_OWNED_HASH_MAX,
+};
+
 static const struct nla_policy edgedma_policy_set_policy[EDGEDMA_A_POLICY_MAX + 1] = {
 	[EDGEDMA_A_POLICY_DEVICE] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
 	[EDGEDMA_A_POLICY_DRIVER] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
@@ -62,6 +71,7 @@ static const struct nla_policy edgedma_policy_set_policy[EDGEDMA_A_POLICY_MAX + 
 	[EDGEDMA_A_POLICY_CHECKS] = { .type = NLA_U32 },
 	[EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS] = { .type = NLA_U32 },
 	[EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS] = { .type = NLA_U32 },
+	[EDGEDMA_A_POLICY_OWNED_HASH_MAX] = NLA_POLICY_FULL_RANGE(NLA_U32, &edgedma_owned_hash_range),
 };
 
 static const struct nla_policy edgedma_policy_name_policy[EDGEDMA_A_POLICY_MAX + 1] = {

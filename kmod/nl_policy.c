@@ -105,8 +105,14 @@ int edgedma_nl_policy_set(struct sk_buff *skb, struct genl_info *info)
 		}
 		rule.set |= EDGEDMA_RULE_SNAPSHOT_FINDINGS;
 	}
+	/* Its range is the attribute policy's (-ERANGE with the bounds). */
+	if (info->attrs[EDGEDMA_A_POLICY_OWNED_HASH_MAX]) {
+		rule.owned_hash_max =
+			nla_get_u32(info->attrs[EDGEDMA_A_POLICY_OWNED_HASH_MAX]);
+		rule.set |= EDGEDMA_RULE_OWNED_HASH_MAX;
+	}
 	if (!rule.set) {
-		GENL_SET_ERR_MSG(info, "nothing to set: give an alignment, coherency, checks or snapshot triggers");
+		GENL_SET_ERR_MSG(info, "nothing to set: give an alignment, coherency, checks, snapshot triggers or a hash length");
 		return -EINVAL;
 	}
 	err = edgedma_policy_set(&rule);
@@ -145,7 +151,9 @@ static int edgedma_put_rule(struct sk_buff *msg, const struct edgedma_policy_rul
 	    ((r->set & EDGEDMA_RULE_SNAPSHOT_TRIGGERS) &&
 	     nla_put_u32(msg, EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS, r->snapshot_triggers)) ||
 	    ((r->set & EDGEDMA_RULE_SNAPSHOT_FINDINGS) &&
-	     nla_put_u32(msg, EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS, r->snapshot_findings)))
+	     nla_put_u32(msg, EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS, r->snapshot_findings)) ||
+	    ((r->set & EDGEDMA_RULE_OWNED_HASH_MAX) &&
+	     nla_put_u32(msg, EDGEDMA_A_POLICY_OWNED_HASH_MAX, r->owned_hash_max)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -189,6 +197,7 @@ int edgedma_nl_policy_get(struct sk_buff *skb, struct genl_info *info)
 	      nla_put_u32(msg, EDGEDMA_A_POLICY_CHECKS, effective.checks) ||
 	      nla_put_u32(msg, EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS, effective.snapshot_triggers) ||
 	      nla_put_u32(msg, EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS, effective.snapshot_findings) ||
+	      nla_put_u32(msg, EDGEDMA_A_POLICY_OWNED_HASH_MAX, effective.owned_hash_max) ||
 	      nla_put_u32(msg, EDGEDMA_A_POLICY_DEV_COHERENT, dev_is_dma_coherent(dev)) ||
 	      edgedma_put_u64(msg, EDGEDMA_A_POLICY_DMA_MASK,
 			      dev->dma_mask ? *dev->dma_mask : 0, EDGEDMA_A_POLICY_PAD) ||

@@ -16,6 +16,7 @@
 #include <uapi/linux/edgedma.h>
 
 #include "compat.h"
+#include "device_owned_writes.h"
 #include "policy.h"
 
 #define EDGEDMA_POLICY_RULES	32
@@ -59,6 +60,8 @@ static void edgedma_rule_apply(const struct edgedma_policy_rule *r,
 		p->snapshot_triggers = r->snapshot_triggers;
 	if (r->set & EDGEDMA_RULE_SNAPSHOT_FINDINGS)
 		p->snapshot_findings = r->snapshot_findings;
+	if (r->set & EDGEDMA_RULE_OWNED_HASH_MAX)
+		p->owned_hash_max = r->owned_hash_max;
 	if ((r->set & EDGEDMA_RULE_COHERENCY) &&
 	    r->coherency != EDGEDMA_COHERENCY_AUTO) {
 		p->coherent = r->coherency == EDGEDMA_COHERENCY_COHERENT;
@@ -81,6 +84,7 @@ static void edgedma_policy_read(struct device *dev, struct edgedma_policy *out)
 	/* Every trigger on; findings snapshot only where asked (they are many). */
 	out->snapshot_triggers = EDGEDMA_TRIGGERS_ALL;
 	out->snapshot_findings = 0;
+	out->owned_hash_max = edgedma_owned_hash_default();
 	out->coherent = dev_is_dma_coherent(dev);
 	out->coherent_overridden = false;
 	if (!READ_ONCE(edgedma_rule_count))
@@ -172,6 +176,8 @@ int edgedma_policy_set(const struct edgedma_policy_rule *rule)
 		r->snapshot_triggers = rule->snapshot_triggers;
 	if (rule->set & EDGEDMA_RULE_SNAPSHOT_FINDINGS)
 		r->snapshot_findings = rule->snapshot_findings;
+	if (rule->set & EDGEDMA_RULE_OWNED_HASH_MAX)
+		r->owned_hash_max = rule->owned_hash_max;
 	r->set |= rule->set | BIT(31);	/* bit 31: slot in use */
 out:
 	edgedma_rules_write_end(flags);

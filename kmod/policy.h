@@ -14,6 +14,7 @@ struct edgedma_policy {
 	u32 checks;		/* bit (kind - 1) of enum edgedma_finding_kind */
 	u32 snapshot_triggers;	/* bit (trigger - 1) of enum edgedma_snapshot_trigger */
 	u32 snapshot_findings;	/* bit (kind - 1): findings that snapshot */
+	u32 owned_hash_max;	/* bytes cpu-write-while-device-owned hashes */
 	bool coherent;
 	bool coherent_overridden;
 };
@@ -29,6 +30,7 @@ struct edgedma_policy_rule {
 	u32 checks;
 	u32 snapshot_triggers;
 	u32 snapshot_findings;
+	u32 owned_hash_max;
 };
 
 #define EDGEDMA_RULE_ADDR_ALIGN	BIT(0)
@@ -37,6 +39,7 @@ struct edgedma_policy_rule {
 #define EDGEDMA_RULE_CHECKS	BIT(3)
 #define EDGEDMA_RULE_SNAPSHOT_TRIGGERS	BIT(4)
 #define EDGEDMA_RULE_SNAPSHOT_FINDINGS	BIT(5)
+#define EDGEDMA_RULE_OWNED_HASH_MAX	BIT(6)
 
 #define EDGEDMA_CHECKS_ALL	GENMASK(EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED - 1, 0)
 /*

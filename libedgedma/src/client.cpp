@@ -312,6 +312,7 @@ void Client::policy_set(const PolicyChange &change)
 		put(EDGEDMA_A_POLICY_CHECKS, change.checks);
 		put(EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS, change.snapshot_triggers);
 		put(EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS, change.snapshot_findings);
+		put(EDGEDMA_A_POLICY_OWNED_HASH_MAX, change.owned_hash_max);
 	});
 }
 

@@ -192,9 +192,10 @@ struct PolicyFlat {
 	std::optional<std::uint32_t> cache_line;
 	std::optional<std::uint32_t> snapshot_triggers;
 	std::optional<std::uint32_t> snapshot_findings;
+	std::optional<std::uint32_t> owned_hash_max;
 };
 
-const std::array<AttributeRule<PolicyFlat>, 14> policy_rules{{
+const std::array<AttributeRule<PolicyFlat>, 15> policy_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_POLICY_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_DEVICE), &PolicyFlat::device, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_DRIVER), &PolicyFlat::driver, optional},
@@ -211,6 +212,7 @@ const std::array<AttributeRule<PolicyFlat>, 14> policy_rules{{
 	 optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS), &PolicyFlat::snapshot_findings,
 	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_POLICY_OWNED_HASH_MAX), &PolicyFlat::owned_hash_max, optional},
 }};
 
 // The rules of a set with one more at the end: for a set that extends another.
@@ -804,6 +806,7 @@ Policy decode_policy(AttributeStream attributes, std::string_view context)
 	policy.cache_line = flat.cache_line;
 	policy.snapshot_triggers = flat.snapshot_triggers;
 	policy.snapshot_findings = flat.snapshot_findings;
+	policy.owned_hash_max = flat.owned_hash_max;
 	return policy;
 }
 
@@ -1056,6 +1059,7 @@ void encode_policy(const Policy &policy, std::vector<std::byte> &out)
 	flat.cache_line = policy.cache_line;
 	flat.snapshot_triggers = policy.snapshot_triggers;
 	flat.snapshot_findings = policy.snapshot_findings;
+	flat.owned_hash_max = policy.owned_hash_max;
 	// The empty name is the absent one (decode_policy() reads it so).
 	for (const auto &rule : policy_rules) {
 		bool empty_name = (rule.type == EDGEDMA_A_POLICY_DEVICE && flat.device.empty()) ||

@@ -308,6 +308,7 @@ Json policy_json(const Policy &policy)
 		{"checks", checks},
 		{"snapshot_triggers", snapshot_triggers},
 		{"snapshot_findings", snapshot_findings},
+		{"owned_hash_max", or_null(policy.owned_hash_max)},
 		{"dev_coherent", dev_coherent},
 		{"dma_mask", hex_or_null(policy.dma_mask)},
 		{"seg_boundary", hex_or_null(policy.seg_boundary)},

@@ -477,6 +477,7 @@ struct policy {
 	__u32 coherency;
 	__u32 checks;		/* 0: not set (the default: every check but
 				 * the ones off by default) */
+	__u32 owned_hash_max;	/* 0: not set */
 };
 
 static void policy_set(struct __test_metadata *_metadata,
@@ -497,10 +498,14 @@ static void policy_set(struct __test_metadata *_metadata,
 					p->coherency));
 	if (p->checks)
 		ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_POLICY_CHECKS, p->checks));
+	if (p->owned_hash_max)
+		ASSERT_LE(0, nl_put_u32(&m, EDGEDMA_A_POLICY_OWNED_HASH_MAX,
+					p->owned_hash_max));
 	self->policy_set = true;
 	transact_ok(_metadata, self, &m, NULL, NULL, NULL, "POLICY_SET");
-	TH_LOG("policy for %s: addr_align %u, len_align %u, coherency %u, checks %#x",
-	       edu_dev, p->addr_align, p->len_align, p->coherency, p->checks);
+	TH_LOG("policy for %s: addr_align %u, len_align %u, coherency %u, checks %#x, owned_hash_max %u",
+	       edu_dev, p->addr_align, p->len_align, p->coherency, p->checks,
+	       p->owned_hash_max);
 }
 
 /* POLICY_GET do: whether the kernel says the edu device is coherent. */
@@ -783,6 +788,7 @@ struct mode_case {
 	__u32 checks;			/* the policy's CHECKS; 0: left as they are */
 	bool unbind;			/* findings come when the driver unbinds */
 	const char *detail_has;		/* words the expected kind's sentence has */
+	__u32 owned_hash_max;		/* the policy's; 0: left as it is */
 };
 
 static void log_finding(struct __test_metadata *_metadata,
@@ -811,6 +817,7 @@ static void check_mode(struct __test_metadata *_metadata,
 		.addr_align = c->addr_align,
 		.len_align = c->len_align,
 		.checks = c->checks,
+		.owned_hash_max = c->owned_hash_max,
 	};
 	struct findings_dump *d;
 	char path[PATH_MAX], where[64], reason[256];
@@ -846,7 +853,8 @@ static void check_mode(struct __test_metadata *_metadata,
 		else
 			TH_LOG("%s is DMA-non-coherent: no override", edu_dev);
 	}
-	if (pol.addr_align || pol.len_align || pol.coherency || pol.checks)
+	if (pol.addr_align || pol.len_align || pol.coherency || pol.checks ||
+	    pol.owned_hash_max)
 		policy_set(_metadata, self, &pol);
 
 	edu_path(path, sizeof(path), "run");
@@ -1070,6 +1078,10 @@ MODE_TEST(cpu_write_while_device_owned, .mode = "cpu-write-while-device-owned",
 	  .expect = EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED,
 	  .checks = (1U << EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED) - 1,
 	  .detail_has = "changed in bytes 128..159 while the device owned it")
+/* The device's policy hashes the first 64 bytes only: byte 128 is not seen. */
+MODE_TEST(cpu_write_while_device_owned_past_hash, .mode = "cpu-write-while-device-owned",
+	  .checks = (1U << EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED) - 1,
+	  .owned_hash_max = 64)
 MODE_TEST(stack_buffer, .mode = "stack-buffer",
 	  .expect = EDGEDMA_FINDING_STACK_BUFFER)
 MODE_TEST(vmalloc_buffer, .mode = "vmalloc-buffer",

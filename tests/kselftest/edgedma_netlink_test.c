@@ -822,4 +822,58 @@ TEST_F(edgedma, map_events_set_rejects_enable_above_1)
 	EXPECT_EQ(0U, ans.replies);
 }
 
+/*
+ * A driver rule's OWNED_HASH_MAX: 64 bytes to 1 MiB; outside, the policy's
+ * range check answers -ERANGE pointing at the attribute, and nothing is
+ * set (the rule's delete then finds nothing).
+ */
+TEST_F(edgedma, policy_owned_hash_max_bounded)
+{
+	static const struct {
+		__u32 bytes;
+		int error;
+	} cases[] = {
+		{ EDGEDMA_OWNED_HASH_MIN - 1, -ERANGE },
+		{ EDGEDMA_OWNED_HASH_MAX + 1, -ERANGE },
+		{ 0xffffffff, -ERANGE },
+		{ EDGEDMA_OWNED_HASH_MIN, 0 },
+		{ EDGEDMA_OWNED_HASH_MAX, 0 },
+	};
+	const char *driver = "edgedma_nl_test_no_such_driver";
+	struct nl_answer ans;
+	struct nl_msg m;
+	unsigned int i;
+	int off, err;
+
+	REQUIRE_EDGEDMA();
+	if (!priv_has_cap(CAP_SYS_ADMIN))
+		SKIP(return, "%s: needs CAP_SYS_ADMIN", _metadata->name);
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_POLICY_SET, 1);
+		ASSERT_LE(0, nl_put_str(&m, EDGEDMA_A_POLICY_DRIVER, driver));
+		off = nl_put_u32(&m, EDGEDMA_A_POLICY_OWNED_HASH_MAX, cases[i].bytes);
+		ASSERT_LE(0, off);
+		err = nl_transact(&self->sk, &m, NULL, NULL, &ans);
+		ASSERT_EQ(0, err)
+			TH_LOG("POLICY_SET: %s", strerror(-err));
+		TH_LOG("OWNED_HASH_MAX=%u: %s", cases[i].bytes,
+		       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+		EXPECT_EQ(cases[i].error, ans.error);
+		if (cases[i].error) {
+			EXPECT_TRUE(ans.has_msg);
+			EXPECT_TRUE(ans.has_offs && ans.offs == (__u32)off);
+		}
+
+		genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_POLICY_DEL, 1);
+		ASSERT_LE(0, nl_put_str(&m, EDGEDMA_A_POLICY_DRIVER, driver));
+		err = nl_transact(&self->sk, &m, NULL, NULL, &ans);
+		ASSERT_EQ(0, err);
+		/* A refused value set nothing: no rule to delete. */
+		EXPECT_EQ(cases[i].error ? -ENOENT : 0, ans.error)
+			TH_LOG("POLICY_DEL after OWNED_HASH_MAX=%u: %s", cases[i].bytes,
+			       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -313,6 +313,7 @@ inline Policy sample_device_policy()
 	policy.cache_line = 64;
 	policy.snapshot_triggers = (1u << EDGEDMA_SNAPSHOT_TRIGGER_FINDING) - 1;
 	policy.snapshot_findings = 0;
+	policy.owned_hash_max = 16384;
 	return policy;
 }
 
@@ -343,6 +344,7 @@ inline GenlMessage policy_message(const Policy &policy, std::optional<int> left_
 	u32(EDGEDMA_A_POLICY_CACHE_LINE, policy.cache_line);
 	u32(EDGEDMA_A_POLICY_SNAPSHOT_TRIGGERS, policy.snapshot_triggers);
 	u32(EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS, policy.snapshot_findings);
+	u32(EDGEDMA_A_POLICY_OWNED_HASH_MAX, policy.owned_hash_max);
 	return message;
 }
 

@@ -105,6 +105,7 @@ TEST(PolicyJson, CarriesTheDevicesFacts)
 	EXPECT_EQ(parsed["snapshot_triggers"].size(), std::size_t{EDGEDMA_SNAPSHOT_TRIGGER_FINDING});
 	EXPECT_TRUE(parsed["snapshot_findings"].is_array());
 	EXPECT_TRUE(parsed["snapshot_findings"].empty());
+	EXPECT_EQ(parsed["owned_hash_max"], 16384);
 }
 
 TEST(PolicyJson, FieldsAnOverrideLeavesOutAreNull)
@@ -122,6 +123,7 @@ TEST(PolicyJson, FieldsAnOverrideLeavesOutAreNull)
 	EXPECT_TRUE(parsed["dma_mask"].is_null());
 	EXPECT_TRUE(parsed["snapshot_triggers"].is_null());
 	EXPECT_TRUE(parsed["snapshot_findings"].is_null());
+	EXPECT_TRUE(parsed["owned_hash_max"].is_null());
 }
 
 TEST(PolicyText, ShowsThePolicyInForce)
@@ -134,6 +136,7 @@ TEST(PolicyText, ShowsThePolicyInForce)
 		  "checks:            all but cpu-write-while-device-owned\n"
 		  "snapshots on:      all\n"
 		  "snapshot findings: none\n"
+		  "owned hash max:    16384 bytes\n"
 		  "DMA mask:          0xfffffff\n"
 		  "segment boundary:  0xffffffff\n"
 		  "max segment size:  65536 bytes\n"
@@ -153,6 +156,10 @@ TEST(PolicyRuleText, NamesTheTargetAndWhatItSets)
 	EXPECT_EQ(cli::policy_rule_text(rule),
 		  "driver nvme: coherency noncoherent, checks all but leak, snapshots on "
 		  "iommu-fault, snapshot findings cpu-write-while-device-owned\n");
+	rule = {};
+	rule.target = {PolicyTarget::Kind::device, "0000:00:04.0"};
+	rule.owned_hash_max = 64;
+	EXPECT_EQ(cli::policy_rule_text(rule), "device 0000:00:04.0: owned hash max 64 bytes\n");
 }
 
 } // namespace

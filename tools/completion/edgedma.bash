@@ -15,7 +15,7 @@ _edgedma_options() {
 	mappings) echo "--json --device --help" ;;
 	devices) echo "--json --help" ;;
 	policy) echo "--help" ;;
-	"policy set") echo "--driver --addr-align --len-align --coherency --checks --enable --disable --snapshot-on --snapshot-findings --help" ;;
+	"policy set") echo "--driver --addr-align --len-align --coherency --checks --enable --disable --snapshot-on --snapshot-findings --owned-hash-max --help" ;;
 	"policy get") echo "--json --help" ;;
 	"policy list") echo "--json --help" ;;
 	"policy del") echo "--driver --help" ;;
@@ -82,7 +82,8 @@ _edgedma() {
 		case $word in
 		--device | --driver | --since | --count | --timeout | --receive | \
 		--receive-buffer | --addr-align | --len-align | --coherency | --checks | \
-		--enable | --disable | --snapshot-on | --snapshot-findings | -o | --output | \
+		--enable | --disable | --snapshot-on | --snapshot-findings | --owned-hash-max | \
+		-o | --output | \
 		--duration | --html | --trace | --buckets | --addr)
 			[[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
 			skip=1 ;;

@@ -52,6 +52,7 @@ struct SetOptions {
 	std::optional<std::string> enable;
 	std::optional<std::string> snapshot_on;
 	std::optional<std::string> snapshot_findings;
+	std::optional<std::uint32_t> owned_hash_max;
 };
 
 // The checks --disable takes away from and --enable adds to: those the
@@ -94,11 +95,13 @@ int policy_set(const SetOptions &options)
 		change.snapshot_triggers = parse_trigger_list(*options.snapshot_on);
 	if (options.snapshot_findings)
 		change.snapshot_findings = parse_check_list(*options.snapshot_findings);
+	change.owned_hash_max = options.owned_hash_max;
 	if (!change.addr_align && !change.len_align && !change.coherency && !change.checks &&
-	    !disable && !enable && !change.snapshot_triggers && !change.snapshot_findings)
+	    !disable && !enable && !change.snapshot_triggers && !change.snapshot_findings &&
+	    !change.owned_hash_max)
 		throw UsageError("nothing to set: give --addr-align, --len-align, "
-				 "--coherency, --checks, --enable, --disable, --snapshot-on or "
-				 "--snapshot-findings");
+				 "--coherency, --checks, --enable, --disable, --snapshot-on, "
+				 "--snapshot-findings or --owned-hash-max");
 
 	Client client;
 	if (disable || enable)
@@ -176,6 +179,11 @@ Action setup_set(CLI::App &command)
 			   "Findings of these kinds snapshot the device where they are "
 			   "found: 'all', 'none' (the default) or a list of finding kinds "
 			   "(their checks must run)");
+	command.add_option("--owned-hash-max", options->owned_hash_max,
+			   "Bytes of each to-device buffer, from its start, the check "
+			   "cpu-write-while-device-owned hashes (64 to 1048576; default: "
+			   "the module parameter owned_hash_max, 16384)")
+		->check(CLI::Range(owned_hash_min_bytes, owned_hash_max_bytes));
 	command.footer("Fields left out keep their value. A device override wins over a "
 		       "driver override.");
 	return [options] { return policy_set(*options); };

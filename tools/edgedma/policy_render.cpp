@@ -6,6 +6,8 @@
 #include <sstream>
 #include <vector>
 
+#include <linux/edgedma.h>
+
 #include <edgedma/names.hpp>
 
 #include "format.hpp"
@@ -110,6 +112,9 @@ std::uint32_t parse_trigger_list(std::string_view list)
 			       joined(snapshot_trigger_names(all_snapshot_triggers())));
 }
 
+const std::uint32_t owned_hash_min_bytes = EDGEDMA_OWNED_HASH_MIN;
+const std::uint32_t owned_hash_max_bytes = EDGEDMA_OWNED_HASH_MAX;
+
 std::string triggers_text(std::uint32_t triggers)
 {
 	return set_text(triggers, all_snapshot_triggers(), snapshot_trigger_names);
@@ -149,6 +154,7 @@ nlohmann::ordered_json policy_json(const Policy &policy)
 					      [](std::uint32_t value) {
 						      return nlohmann::ordered_json(check_names(value));
 					      })},
+		{"owned_hash_max", or_null(policy.owned_hash_max, number)},
 		{"dev_coherent", or_null(policy.dev_coherent,
 					 [](std::uint32_t value) {
 						 return nlohmann::ordered_json(value != 0);
@@ -188,6 +194,8 @@ std::string policy_text(const Policy &policy)
 		line("snapshots on", triggers_text(*policy.snapshot_triggers));
 	if (policy.snapshot_findings)
 		line("snapshot findings", checks_text(*policy.snapshot_findings));
+	if (policy.owned_hash_max)
+		line("owned hash max", bytes(*policy.owned_hash_max));
 	if (policy.dma_mask)
 		line("DMA mask", hex(*policy.dma_mask));
 	if (policy.seg_boundary)
@@ -214,6 +222,8 @@ std::string policy_rule_text(const Policy &policy)
 		fields.push_back("snapshots on " + triggers_text(*policy.snapshot_triggers));
 	if (policy.snapshot_findings)
 		fields.push_back("snapshot findings " + checks_text(*policy.snapshot_findings));
+	if (policy.owned_hash_max)
+		fields.push_back("owned hash max " + bytes(*policy.owned_hash_max));
 	return target_kind(policy.target) + " " + policy.target.name + ": " +
 	       joined(fields, "nothing set") + "\n";
 }

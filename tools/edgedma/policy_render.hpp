@@ -24,12 +24,17 @@ std::string checks_text(std::uint32_t checks);
 // UsageError as parse_check_list().
 std::uint32_t parse_trigger_list(std::string_view list);
 
+// The bounds of --owned-hash-max (EDGEDMA_OWNED_HASH_MIN, _MAX).
+extern const std::uint32_t owned_hash_min_bytes;
+extern const std::uint32_t owned_hash_max_bytes;
+
 // SNAPSHOT_TRIGGERS as checks_text() says CHECKS.
 std::string triggers_text(std::uint32_t triggers);
 
 // target ("device"|"driver"), device, driver (the other null), addr_align,
 // len_align, coherency (word), checks (array of words), checks_mask,
-// snapshot_triggers and snapshot_findings (arrays of words), then
+// snapshot_triggers and snapshot_findings (arrays of words), owned_hash_max,
+// then
 // the device's facts: dev_coherent (bool), dma_mask, seg_boundary (hex
 // strings), max_seg_size, cache_line. Fields the module did not send are
 // null.

@@ -201,6 +201,9 @@ struct PolicyChange {
 	// bit (kind - 1): findings of these kinds snapshot the device
 	// (the module's default: none)
 	std::optional<std::uint32_t> snapshot_findings;
+	// bytes of a to-device buffer cpu-write-while-device-owned hashes,
+	// EDGEDMA_OWNED_HASH_MIN..MAX (the module's default: its parameter)
+	std::optional<std::uint32_t> owned_hash_max;
 
 	bool operator==(const PolicyChange &) const = default;
 };
@@ -217,6 +220,7 @@ struct Policy {
 	std::optional<std::uint32_t> checks;
 	std::optional<std::uint32_t> snapshot_triggers;
 	std::optional<std::uint32_t> snapshot_findings;
+	std::optional<std::uint32_t> owned_hash_max;
 	// The device's own facts (POLICY_GET of a device only).
 	std::optional<std::uint32_t> dev_coherent; // 1 if the kernel says coherent
 	std::optional<std::uint64_t> dma_mask;

@@ -232,6 +232,10 @@
 #define EDGEDMA_MCGRP_EVENTS	"events"
 #define EDGEDMA_MCGRP_MAP_EVENTS	"map-events"
 
+/* The bounds of EDGEDMA_A_POLICY_OWNED_HASH_MAX (and owned_hash_max). */
+#define EDGEDMA_OWNED_HASH_MIN	64
+#define EDGEDMA_OWNED_HASH_MAX	(1024 * 1024)
+
 /* Ways the module can attach to the DMA-mapping API (flags). */
 enum edgedma_hook_mode {
 	EDGEDMA_HOOK_MODE_TRACEPOINT = 1,	/* the kernel's dma trace events */
@@ -615,6 +619,12 @@ enum {
 	EDGEDMA_A_POLICY_SNAPSHOT_FINDINGS, /* u32, bit (kind - 1): findings of
 					 * these kinds snapshot the device
 					 * (default none) */
+	EDGEDMA_A_POLICY_OWNED_HASH_MAX, /* u32, bytes of a to-device buffer,
+					 * from its start, the check
+					 * cpu-write-while-device-owned hashes:
+					 * EDGEDMA_OWNED_HASH_MIN to _MAX
+					 * (-ERANGE beyond); default the module
+					 * parameter owned_hash_max */
 
 	__EDGEDMA_A_POLICY_MAX,
 	EDGEDMA_A_POLICY_MAX = (__EDGEDMA_A_POLICY_MAX - 1)
