@@ -14,7 +14,9 @@ vm = importlib.util.module_from_spec(_spec)
 _loader.exec_module(vm)
 
 
-class Judge(unittest.TestCase):
+class Guest(unittest.TestCase):
+    """A finished guest's run folder, for the verdicts below."""
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.run = Path(self.tmp.name)
@@ -26,26 +28,29 @@ class Judge(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def judge(self, result=None, elapsed=20.0, timed_out=False):
+    def judge(self, result=None, elapsed=20.0, timed_out=False, boots=1):
         if result is not None:
             (self.out / "result").write_text(result + "\n")
-        return vm.judge(self.run, self.serial, self.out, 0, timed_out, 25, elapsed)
+        return vm.judge(self.run, self.serial, self.out, 0, timed_out, 25, elapsed,
+                        boots=boots)
 
+
+class Judge(Guest):
     def test_a_clean_run_passes_the_commands_status_through(self):
-        self.assertEqual(self.judge("EDGEDMA_VM_RESULT rc=7 unload=ok ran=1.50 clock=tsc"),
+        self.assertEqual(self.judge("EDGEDMA_VM_RESULT rc=7 unload=ok ran=1.50 clock=tsc boot=1"),
                          (7, None))
 
     def test_a_guest_clock_that_ran_fast_fails_the_run(self):
         # `sleep 3600` ending after 20 s of real time: the guest's clock
         # raced ahead, and the hang must not pass.
         status, reason = self.judge(
-            "EDGEDMA_VM_RESULT rc=0 unload=ok ran=3600.02 clock=tsc", elapsed=20.0)
+            "EDGEDMA_VM_RESULT rc=0 unload=ok ran=3600.02 clock=tsc boot=1", elapsed=20.0)
         self.assertEqual(status, vm.EXIT_CLOCK_FAST)
         self.assertIn("3600.02 s by the guest's clock (tsc)", reason)
         self.assertIn("20.00 s on the host", reason)
 
     def test_a_guest_clock_a_little_ahead_is_tolerated(self):
-        status, _ = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=21.00 clock=hpet",
+        status, _ = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=21.00 clock=hpet boot=1",
                                elapsed=20.0)
         self.assertEqual(status, 0)
 
@@ -59,19 +64,73 @@ class Judge(unittest.TestCase):
         self.assertIn("no result from the guest", reason)
 
     def test_a_timeout_fails_even_with_a_result(self):
-        status, _ = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=1.00 clock=tsc",
+        status, _ = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=1.00 clock=tsc boot=1",
                                timed_out=True)
         self.assertEqual(status, vm.EXIT_TIMEOUT)
 
     def test_a_kernel_warning_fails_a_successful_command(self):
         self.serial.write_text("WARNING: CPU: 0 PID: 1 at mm/slub.c:1 x\n")
-        status, _ = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=1.00 clock=tsc")
+        status, _ = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=1.00 clock=tsc boot=1")
         self.assertEqual(status, vm.EXIT_KERNEL_PROBLEM)
 
     def test_a_failed_unload_fails(self):
         status, _ = self.judge(
-            "EDGEDMA_VM_RESULT rc=0 unload=failed:edgedma ran=1.00 clock=tsc")
+            "EDGEDMA_VM_RESULT rc=0 unload=failed:edgedma ran=1.00 clock=tsc boot=1")
         self.assertEqual(status, vm.EXIT_UNLOAD_FAILED)
+
+
+
+CRASHED_FIRST_BOOT = """Linux version 6.12.0 (first boot)
+edgedma-vm-guest: running the command
+[   3.1] edgedma-vm-guest: crashing on purpose
+[   3.2] sysrq: Trigger a crash
+[   3.2] Oops: general protection fault 0000 [#1] SMP
+[   3.3] Kernel panic - not syncing: Fatal exception
+Linux version 6.12.0 (second boot)
+edgedma-vm-guest: running the after-reboot command (boot 2)
+"""
+
+
+class CrashCycle(Guest):
+    def test_the_asked_for_crash_does_not_count(self):
+        self.serial.write_text(CRASHED_FIRST_BOOT)
+        self.assertEqual(self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=1.00 clock=tsc "
+                                    "boot=2", boots=2), (0, None))
+
+    def test_outside_a_crash_cycle_the_same_log_fails(self):
+        self.serial.write_text(CRASHED_FIRST_BOOT)
+        status, _ = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=1.00 clock=tsc boot=1")
+        self.assertEqual(status, vm.EXIT_KERNEL_PROBLEM)
+
+    def test_a_warning_before_the_mark_fails(self):
+        self.serial.write_text(CRASHED_FIRST_BOOT.replace(
+            "edgedma-vm-guest: running the command\n",
+            "edgedma-vm-guest: running the command\nWARNING: CPU: 0 PID: 9 at x.c:1 f\n"))
+        status, reason = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=1.00 clock=tsc "
+                                    "boot=2", boots=2)
+        self.assertEqual(status, vm.EXIT_KERNEL_PROBLEM)
+        self.assertIn("WARNING: CPU: 0 PID: 9", reason)
+        self.assertNotIn("Kernel panic", reason)
+
+    def test_a_problem_on_the_second_boot_fails(self):
+        self.serial.write_text(CRASHED_FIRST_BOOT + "BUG: unable to handle page fault\n")
+        status, reason = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=1.00 clock=tsc "
+                                    "boot=2", boots=2)
+        self.assertEqual(status, vm.EXIT_KERNEL_PROBLEM)
+        self.assertIn("BUG: unable to handle", reason)
+
+    def test_the_mark_on_the_second_boot_excuses_nothing(self):
+        self.serial.write_text(CRASHED_FIRST_BOOT +
+                               "edgedma-vm-guest: crashing on purpose\nKernel panic - x\n")
+        status, _ = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=1.00 clock=tsc "
+                               "boot=2", boots=2)
+        self.assertEqual(status, vm.EXIT_KERNEL_PROBLEM)
+
+    def test_a_result_of_the_first_boot_is_no_result(self):
+        status, reason = self.judge("EDGEDMA_VM_RESULT rc=0 unload=ok ran=1.00 clock=tsc "
+                                    "boot=1", boots=2)
+        self.assertEqual(status, vm.EXIT_NO_RESULT)
+        self.assertIn("boot 1, not boot 2", reason)
 
 
 if __name__ == "__main__":
