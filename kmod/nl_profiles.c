@@ -55,6 +55,8 @@ static const struct nla_policy edgedma_chain_policy[EDGEDMA_A_CHAIN_MAX + 1] = {
 							  EDGEDMA_CHAIN_LENGTH_IN_BYTES),
 	[EDGEDMA_A_CHAIN_DFIELD] = { .type = NLA_NESTED },
 	[EDGEDMA_A_CHAIN_ALIGN_LOG2] = NLA_POLICY_RANGE(NLA_U32, 1, EDGEDMA_CHAIN_ALIGN_LOG2_MAX),
+	/* enum dma_data_direction: DMA_TO_DEVICE (1) or DMA_FROM_DEVICE (2). */
+	[EDGEDMA_A_CHAIN_DIRECTION] = NLA_POLICY_RANGE(NLA_U32, 1, 2),
 };
 
 static int edgedma_parse_field(const struct nlattr *attr, struct edgedma_profile_reg *reg,
@@ -241,6 +243,8 @@ static int edgedma_parse_chain(const struct nlattr *attr, const struct edgedma_p
 		c->flags = nla_get_u32(tb[EDGEDMA_A_CHAIN_FLAGS]);
 	if (tb[EDGEDMA_A_CHAIN_ALIGN_LOG2])
 		c->align_log2 = nla_get_u32(tb[EDGEDMA_A_CHAIN_ALIGN_LOG2]);
+	if (tb[EDGEDMA_A_CHAIN_DIRECTION])
+		c->direction = nla_get_u32(tb[EDGEDMA_A_CHAIN_DIRECTION]);
 	err = edgedma_chain_reg_index(p, c, tb[EDGEDMA_A_CHAIN_START_REG], "start",
 				      &c->start_reg, extack) ?:
 	      edgedma_chain_reg_index(p, c, tb[EDGEDMA_A_CHAIN_START_HI_REG], "start-hi",

@@ -368,7 +368,8 @@ int edgedma_profile_put_chain_layout(struct edgedma_record *r,
 	    PUT32(DESC_SIZE, c->desc_size) ||
 	    (c->max_descs && PUT32(MAX_DESCS, c->max_descs)) ||
 	    (c->flags && PUT32(FLAGS, c->flags)) ||
-	    (c->align_log2 && PUT32(ALIGN_LOG2, c->align_log2)))
+	    (c->align_log2 && PUT32(ALIGN_LOG2, c->align_log2)) ||
+	    (c->direction && PUT32(DIRECTION, c->direction)))
 		return -EMSGSIZE;
 #undef PUT32
 #undef PUTREG

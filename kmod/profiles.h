@@ -81,6 +81,7 @@ struct edgedma_profile_chain {
 	u32 max_descs;		/* 0: the module's snapshot_descriptors */
 	u32 flags;		/* enum edgedma_chain_flag */
 	u32 align_log2;		/* 0: no alignment rule given */
+	u32 direction;		/* DMA_TO_DEVICE or DMA_FROM_DEVICE; 0: not given */
 	u32 nfields;
 	struct edgedma_desc_field fields[EDGEDMA_CHAIN_FIELDS_MAX];
 	const struct nlattr *attr;	/* while being set: for extack */

@@ -125,6 +125,7 @@ void put_chain(nl_msg &request, std::string_view operation, const DescriptorChai
 	put_u32(request, operation, EDGEDMA_A_CHAIN_DESC_SIZE, chain.desc_size);
 	put_number(EDGEDMA_A_CHAIN_MAX_DESCS, chain.max_descs);
 	put_number(EDGEDMA_A_CHAIN_ALIGN_LOG2, chain.align_log2);
+	put_number(EDGEDMA_A_CHAIN_DIRECTION, chain.direction);
 	if (chain.flags)
 		put_u32(request, operation, EDGEDMA_A_CHAIN_FLAGS, chain.flags);
 	for (const DescriptorField &field : chain.fields) {

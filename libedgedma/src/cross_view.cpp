@@ -401,8 +401,9 @@ void rule_desc_overrun(Context &context)
 }
 
 // direction-conflict: the device wrote into a mapping made for it to read
-// only, or read one made for it to write only.
-void rule_direction_conflict(Context &context)
+// only, or read one made for it to write only: at the fault, or where a
+// chain whose direction the profile gives points the device.
+void direction_conflict_at_fault(Context &context)
 {
 	const Snapshot &snapshot = context.snapshot;
 	if (!is_iommu_fault(snapshot) || !snapshot.header.trigger_access)
@@ -430,6 +431,50 @@ void rule_direction_conflict(Context &context)
 				    byte_size(mapping->size) + ", " + direction_label(mapping->dir),
 				    mapping->dma_addr});
 	context.verdicts.push_back(std::move(verdict));
+}
+
+void direction_conflict_in_descriptors(Context &context)
+{
+	const Snapshot &snapshot = context.snapshot;
+	for_each_device_buffer(snapshot, [&](const DescriptorChain &chain, const std::string &subject,
+					     const DescriptorBuffer &buffer) {
+		if (!chain.direction)
+			return;
+		const Mapping *mapping = live_mapping_holding(snapshot, buffer.addr);
+		// A bidirectional mapping suits either; the opposite one does not.
+		if (!mapping || mapping->dir == dma_direction::bidirectional ||
+		    mapping->dir == *chain.direction ||
+		    (mapping->dir != dma_direction::to_device &&
+		     mapping->dir != dma_direction::from_device))
+			return;
+		const bool device_writes = *chain.direction == dma_direction::from_device;
+		Verdict verdict{"direction-conflict", Severity::error, {}, {}};
+		verdict.sentence =
+			device_of(snapshot) + "'s " + direction_label(*chain.direction) +
+			" descriptor " + subject + " gives the device IOVA " + hex(buffer.addr) +
+			" to " + (device_writes ? "write" : "read") + ", inside a " +
+			direction_label(mapping->dir) + " mapping (" + mapping_facts(context, *mapping) +
+			"), which the device may only " + (device_writes ? "read" : "write") +
+			(device_writes ? ": what it writes may be lost to the unmap's cache "
+					 "maintenance, or never reach the CPU"
+				       : ": it reads memory the driver never cleaned for it");
+		verdict.evidence.push_back(
+			{"descriptors", subject,
+			 hex(buffer.addr) + ", chain " + chain.name + " " +
+				 direction_label(*chain.direction),
+			 buffer.addr});
+		verdict.evidence.push_back({"mappings", mapping_subject(*mapping),
+					    byte_size(mapping->size) + ", " +
+						    direction_label(mapping->dir),
+					    mapping->dma_addr});
+		context.verdicts.push_back(std::move(verdict));
+	});
+}
+
+void rule_direction_conflict(Context &context)
+{
+	direction_conflict_at_fault(context);
+	direction_conflict_in_descriptors(context);
 }
 
 // cpu-write-while-device-owned: the finding that took the snapshot says

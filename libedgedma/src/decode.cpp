@@ -520,7 +520,7 @@ PageView decode_page(AttributeStream attributes, std::string_view context)
 	return page;
 }
 
-const std::array<AttributeRule<DescriptorChain>, 19> chain_rules{{
+const std::array<AttributeRule<DescriptorChain>, 20> chain_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_CHAIN_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_NAME), &DescriptorChain::name, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_KIND), &DescriptorChain::kind, required},
@@ -534,6 +534,7 @@ const std::array<AttributeRule<DescriptorChain>, 19> chain_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_MAX_DESCS), &DescriptorChain::max_descs, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_FLAGS), &DescriptorChain::flags, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_ALIGN_LOG2), &DescriptorChain::align_log2, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_DIRECTION), &DescriptorChain::direction, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_START), &DescriptorChain::start, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_COUNT), &DescriptorChain::count, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CHAIN_HEAD), &DescriptorChain::head, optional},

@@ -25,6 +25,7 @@
 #include <linux/edgedma.h>
 
 #include <edgedma/error.hpp>
+#include <edgedma/names.hpp>
 
 #include "unique_fd.hpp"
 
@@ -381,7 +382,7 @@ std::string chain_register(const Node &node, std::string_view property, const st
 DescriptorChain parse_chain(const Node &node, const std::vector<Register> &registers)
 {
 	node.allow({"kind", "start", "length", "length-in-bytes", "entries", "head", "tail",
-		    "descriptor-size", "max-descriptors", "big-endian", "align-log2"},
+		    "descriptor-size", "max-descriptors", "big-endian", "align-log2", "direction"},
 		   {"fields"});
 	DescriptorChain chain;
 	chain.name = node.name();
@@ -439,6 +440,16 @@ DescriptorChain parse_chain(const Node &node, const std::vector<Register> &regis
 		node.fail("align-log2", std::to_string(*chain.align_log2) + " is not from 1 to " +
 						std::to_string(chain_align_log2_max) +
 						" (2 bytes to 64 KiB)");
+	if (auto direction = node.string("direction")) {
+		if (*direction == "to-device")
+			chain.direction = dma_direction::to_device;
+		else if (*direction == "from-device")
+			chain.direction = dma_direction::from_device;
+		else
+			node.fail("direction", in_quotes(*direction) +
+						       " is not \"to-device\" (the device reads the "
+						       "buffers) or \"from-device\" (it writes them)");
+	}
 
 	if (chain.kind == EDGEDMA_CHAIN_RING && chain.length_reg.has_value() == chain.entries.has_value())
 		node.fail("a ring needs its size: 'length' (a register) or 'entries', "

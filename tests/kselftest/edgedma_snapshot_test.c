@@ -942,7 +942,7 @@ struct chain_def {
 	const char *name;
 	__u32 kind;
 	const char *start_reg, *length_reg, *head_reg, *tail_reg;
-	__u32 entries, desc_size, max_descs, align_log2;
+	__u32 entries, desc_size, max_descs, align_log2, direction;
 	unsigned int n_fields;
 	struct dfield_def fields[4];
 };
@@ -971,6 +971,8 @@ static void put_chain(struct __test_metadata *_metadata, struct nl_msg *m,
 		ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_CHAIN_MAX_DESCS, c->max_descs));
 	if (c->align_log2)
 		ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_CHAIN_ALIGN_LOG2, c->align_log2));
+	if (c->direction)
+		ASSERT_LE(0, nl_put_u32(m, EDGEDMA_A_CHAIN_DIRECTION, c->direction));
 	for (i = 0; i < c->n_fields; i++) {
 		int f = nl_nest_start(m, EDGEDMA_A_CHAIN_DFIELD);
 
@@ -1443,6 +1445,7 @@ struct profile_reply {
 	__u16 family;
 	unsigned int chains, registers, bound_devices;
 	__u32 chain_align_log2;		/* 0: none given */
+	__u32 chain_direction;		/* 0: none given */
 	char chain_name[32], device[64];
 };
 
@@ -1468,6 +1471,8 @@ static int profile_reply_fn(const struct nlmsghdr *nlh, void *arg)
 				      sizeof(r->chain_name));
 			if (tb[EDGEDMA_A_CHAIN_ALIGN_LOG2])
 				nl_attr_u32(tb[EDGEDMA_A_CHAIN_ALIGN_LOG2], &r->chain_align_log2);
+			if (tb[EDGEDMA_A_CHAIN_DIRECTION])
+				nl_attr_u32(tb[EDGEDMA_A_CHAIN_DIRECTION], &r->chain_direction);
 			break;
 		case EDGEDMA_A_PROFILE_REGISTER:
 			r->registers++;
@@ -1483,8 +1488,9 @@ static int profile_reply_fn(const struct nlmsghdr *nlh, void *arg)
 
 /*
  * PROFILE_GET of one name gives the profile as it was set, with the
- * devices it is bound to, with the alignment rule given; chains that name
- * a register the profile lacks, an alignment over 64 KiB,
+ * devices it is bound to, with the alignment rule and direction given;
+ * chains that name a register the profile lacks, an alignment over 64 KiB,
+ * a direction other than to-device (1) or from-device (2),
  * a list without a next field, a ring without a size or a field past the
  * descriptor are refused with a message.
  */
@@ -1495,7 +1501,7 @@ TEST_F(snapshot, chain_definitions_checked)
 	static const struct reg_def clearing[] = {
 		{ "DMA_SRC", 0, 0x80, 8, EDGEDMA_REGISTER_READ_CLEARS },
 	};
-	static struct chain_def bad[5];
+	static struct chain_def bad[7];
 	struct profile_reply pr = { .family = self->fam.id };
 	struct nl_answer ans;
 	struct nl_msg m;
@@ -1506,6 +1512,7 @@ TEST_F(snapshot, chain_definitions_checked)
 	/* The controller's alignment rule comes back as it was given. */
 	aligned = list;
 	aligned.align_log2 = 6;
+	aligned.direction = 2;		/* DMA_FROM_DEVICE */
 	profile_set_chain(_metadata, self, EDU_PROFILE, chain_regs, ARRAY_SIZE(chain_regs),
 			  &aligned, &bound, &ans);
 	ASSERT_EQ(0, ans.error) TH_LOG("PROFILE_SET: %s",
@@ -1519,6 +1526,7 @@ TEST_F(snapshot, chain_definitions_checked)
 	EXPECT_EQ(1U, pr.chains);
 	EXPECT_STREQ("test-list", pr.chain_name);
 	EXPECT_EQ(6U, pr.chain_align_log2);
+	EXPECT_EQ(2U, pr.chain_direction);
 	EXPECT_EQ(ARRAY_SIZE(chain_regs), pr.registers);
 	EXPECT_EQ(bound, pr.bound_devices);
 	EXPECT_STREQ(edu_dev, pr.device);
@@ -1539,11 +1547,13 @@ TEST_F(snapshot, chain_definitions_checked)
 	bad[2].fields[1].role = 0;
 	bad[3].fields[3].offset = 22;				/* 22 + 4 > 24 */
 	bad[4].align_log2 = 17;					/* over 64 KiB */
+	bad[5].direction = 3;					/* DMA_NONE */
+	bad[6].direction = 0xffffffff;
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		profile_set_chain(_metadata, self, "selftest-bad", chain_regs,
 				  ARRAY_SIZE(chain_regs), &bad[i], &bound, &ans);
 		/* The netlink policy's range check answers -ERANGE. */
-		EXPECT_EQ(i == 4 ? -ERANGE : -EINVAL, ans.error) TH_LOG("bad chain %u accepted", i);
+		EXPECT_EQ(i >= 4 ? -ERANGE : -EINVAL, ans.error) TH_LOG("bad chain %u accepted", i);
 		EXPECT_TRUE(ans.has_msg) TH_LOG("bad chain %u: no message", i);
 		TH_LOG("bad chain %u: %s", i, ans.msg);
 	}

@@ -322,6 +322,44 @@ TEST(CrossView, DeviceWroteToDeviceMapping)
 	EXPECT_TRUE(contains(only(compare(snapshot), "direction-conflict").sentence, "read IOVA 0xffffe100 inside a from-device mapping"));
 }
 
+TEST(CrossView, ReceiveDescriptorIntoToDeviceMapping)
+{
+	Snapshot snapshot = edu_snapshot(); // its mapping at 0xffffe000 is to-device
+	DescriptorBuffer buffer;
+	buffer.addr = 0xffffe040;
+	buffer.length = 64;
+	buffer.state = EDGEDMA_BUFFER_LIVE;
+	buffer.mapping_addr = 0xffffe000;
+	buffer.mapping_size = 4096;
+	snapshot.chains.push_back(ring_with(buffer, EDGEDMA_OWNER_DEVICE));
+	// The profile gives no direction: nothing to compare.
+	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"consistent"});
+
+	snapshot.chains[0].direction = dma_direction::from_device;
+	const Verdict verdict = only(compare(snapshot), "direction-conflict");
+	EXPECT_EQ(verdict.severity, Severity::error);
+	EXPECT_TRUE(contains(verdict.sentence, "'s from-device descriptor rx0[3] (device's) gives "
+					       "the device IOVA 0xffffe040 to write, inside a "
+					       "to-device mapping ("));
+	EXPECT_TRUE(contains(verdict.sentence, "which the device may only read"));
+	EXPECT_TRUE(has_evidence(verdict, "descriptors", "rx0[3] (device's)"));
+	EXPECT_TRUE(has_evidence(verdict, "mappings", "map_page 0xffffe000"));
+
+	// The same ring the other way: a transmit ring reading a to-device buffer.
+	snapshot.chains[0].direction = dma_direction::to_device;
+	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"consistent"});
+	// A transmit ring reading a buffer mapped for the device to write.
+	snapshot.mappings[0].dir = dma_direction::from_device;
+	EXPECT_TRUE(contains(only(compare(snapshot), "direction-conflict").sentence,
+			     "gives the device IOVA 0xffffe040 to read, inside a from-device mapping"));
+	// Bidirectional suits both; the driver's slots are the driver's business.
+	snapshot.mappings[0].dir = dma_direction::bidirectional;
+	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"consistent"});
+	snapshot.mappings[0].dir = dma_direction::from_device;
+	snapshot.chains[0].descriptors[0].owner = EDGEDMA_OWNER_DRIVER;
+	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"consistent"});
+}
+
 TEST(CrossView, IommuTranslatesElsewhereOrNowhere)
 {
 	Snapshot snapshot = edu_snapshot();

@@ -13,6 +13,7 @@
 #include <linux/edgedma.h>
 
 #include <edgedma/error.hpp>
+#include <edgedma/names.hpp>
 #include <edgedma/profile.hpp>
 
 #include "test_support.hpp"
@@ -170,6 +171,7 @@ TEST(ProfileSource, ReadsListsBitsRolesAndEveryMatch)
 						descriptor-size = <32>;
 						max-descriptors = <8>;
 						align-log2 = <3>;
+						direction = "from-device";
 						big-endian;
 						fields {
 							src { offset = <0>; width = <8>; role = "address"; };
@@ -197,6 +199,7 @@ TEST(ProfileSource, ReadsListsBitsRolesAndEveryMatch)
 	EXPECT_EQ(list.kind, static_cast<std::uint32_t>(EDGEDMA_CHAIN_LIST));
 	EXPECT_EQ(list.max_descs, 8u);
 	EXPECT_EQ(list.align_log2, 3u);
+	EXPECT_EQ(list.direction, dma_direction::from_device);
 	EXPECT_EQ(list.flags, static_cast<std::uint32_t>(EDGEDMA_CHAIN_BIG_ENDIAN));
 	EXPECT_EQ(list.fields.at(1), (DescriptorField{"size", 8, 4, 4, 20,
 						      EDGEDMA_DESC_ROLE_LENGTH}));
@@ -315,6 +318,9 @@ TEST(ProfileSource, RefusesChainsTheModuleWouldRefuse)
 			     "property 'align-log2': 17 is not from 1 to 16"));
 	EXPECT_TRUE(contains(with_chain(ring + " entries = <4>; align-log2 = <0>;", address),
 			     "property 'align-log2': 0 is not from 1 to 16"));
+	EXPECT_EQ(with_chain(ring + " entries = <4>; direction = \"to-device\";", address), "");
+	EXPECT_TRUE(contains(with_chain(ring + " entries = <4>; direction = \"rx\";", address),
+			     "property 'direction': 'rx' is not \"to-device\""));
 }
 
 TEST(ProfileSource, SaysWhatIsWrongWithTheFileItself)

@@ -73,6 +73,8 @@ std::string chain_layout_text(const DescriptorChain &chain)
 		text += ", head " + *chain.head_reg;
 	if (chain.tail_reg)
 		text += ", tail " + *chain.tail_reg;
+	if (chain.direction)
+		text += ", " + direction_label(*chain.direction) + " buffers";
 	if (chain.max_descs)
 		text += ", at most " + std::to_string(*chain.max_descs) + " walked";
 	if (chain.flags & EDGEDMA_CHAIN_BIG_ENDIAN)
@@ -212,6 +214,9 @@ Json profile_json(const LoadedProfile &loaded)
 				  {"tail_reg", optional_json(chain.tail_reg)},
 				  {"desc_size", chain.desc_size},
 				  {"max_descs", optional_json(chain.max_descs)},
+				  {"direction", chain.direction
+							? Json(direction_label(*chain.direction))
+							: Json(nullptr)},
 				  {"big_endian", (chain.flags & EDGEDMA_CHAIN_BIG_ENDIAN) != 0},
 				  {"fields", std::move(fields)}});
 	}

@@ -251,7 +251,8 @@ std::string chains_text(const Snapshot &snapshot)
 	std::string text;
 	for (const DescriptorChain &chain : snapshot.chains) {
 		text += "descriptors: " + chain.name + " (" + chain_kind_label(chain.kind) + ", " +
-			bytes(chain.desc_size) + " each)";
+			bytes(chain.desc_size) + " each" +
+			(chain.direction ? ", " + direction_label(*chain.direction) : "") + ")";
 		if (chain.start)
 			text += ", start " + hex(*chain.start);
 		if (chain.count)
@@ -336,6 +337,7 @@ nlohmann::ordered_json chain_json(const DescriptorChain &chain)
 		{"walk", std::move(walk)},
 		{"skipped", chain.skipped ? Json(skip_reason_label(*chain.skipped)) : Json(nullptr)},
 		{"desc_size", chain.desc_size},
+		{"direction", chain.direction ? Json(direction_label(*chain.direction)) : Json(nullptr)},
 		{"fields", std::move(fields)},
 		{"descriptors", std::move(descriptors)}};
 }

@@ -213,6 +213,10 @@ struct DescriptorChain {
 	// is given are multiples of 2^align_log2 bytes (1 to 16); absent when
 	// the profile gives none.
 	std::optional<std::uint32_t> align_log2;
+	// enum dma_data_direction of the chain's buffers: to-device (the
+	// device reads them: transmit) or from-device (it writes them:
+	// receive); absent when the profile does not say.
+	std::optional<std::uint32_t> direction;
 	std::vector<DescriptorField> fields;
 	std::optional<std::uint64_t> start;
 	std::optional<std::uint32_t> count, head, tail;

@@ -172,7 +172,7 @@
  *             EDGEDMA_A_CHAIN_*: a descriptor ring or list, NAME, KIND,
  *             START_REG, [START_HI_REG], LENGTH_REG or ENTRIES (rings),
  *             [HEAD_REG], [TAIL_REG], DESC_SIZE, [MAX_DESCS], [FLAGS],
- *             [ALIGN_LOG2], and DFIELD... of which one has ROLE next in a
+ *             [ALIGN_LOG2], [DIRECTION], and DFIELD... of which one has ROLE next in a
  *             list). Registers a
  *             chain names are the profile's, by name. A profile of the
  *             same name is replaced.
@@ -897,6 +897,12 @@ enum {
 					 * address and the length of each buffer
 					 * it is given to be multiples of 2^N
 					 * bytes (compared in userspace) */
+	EDGEDMA_A_CHAIN_DIRECTION,	/* u32, enum dma_data_direction: 1
+					 * (to-device: the device reads the
+					 * buffers, a transmit chain) or 2
+					 * (from-device: it writes them, a
+					 * receive chain); absent when not
+					 * given (compared in userspace) */
 
 	__EDGEDMA_A_CHAIN_MAX,
 	EDGEDMA_A_CHAIN_MAX = (__EDGEDMA_A_CHAIN_MAX - 1)
