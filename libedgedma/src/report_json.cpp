@@ -35,6 +35,15 @@ Json or_null(const std::optional<T> &value)
 	return *value;
 }
 
+// @value through @name (a label, a list of names), or null.
+template <typename T, typename Name>
+Json named_or_null(const std::optional<T> &value, Name name)
+{
+	if (!value)
+		return nullptr;
+	return name(*value);
+}
+
 Json hex_or_null(const std::optional<std::uint64_t> &value)
 {
 	if (!value)
@@ -284,18 +293,6 @@ Json stats_json(const Stats &stats)
 
 Json policy_json(const Policy &policy)
 {
-	Json coherency = nullptr;
-	if (policy.coherency)
-		coherency = coherency_label(*policy.coherency);
-	Json checks = nullptr;
-	if (policy.checks)
-		checks = check_names(*policy.checks);
-	Json snapshot_triggers = nullptr;
-	if (policy.snapshot_triggers)
-		snapshot_triggers = snapshot_trigger_names(*policy.snapshot_triggers);
-	Json snapshot_findings = nullptr;
-	if (policy.snapshot_findings)
-		snapshot_findings = check_names(*policy.snapshot_findings);
 	Json dev_coherent = nullptr;
 	if (policy.dev_coherent)
 		dev_coherent = *policy.dev_coherent != 0;
@@ -304,10 +301,10 @@ Json policy_json(const Policy &policy)
 		{"name", policy.target.name},
 		{"addr_align", or_null(policy.addr_align)},
 		{"len_align", or_null(policy.len_align)},
-		{"coherency", coherency},
-		{"checks", checks},
-		{"snapshot_triggers", snapshot_triggers},
-		{"snapshot_findings", snapshot_findings},
+		{"coherency", named_or_null(policy.coherency, coherency_label)},
+		{"checks", named_or_null(policy.checks, check_names)},
+		{"snapshot_triggers", named_or_null(policy.snapshot_triggers, snapshot_trigger_names)},
+		{"snapshot_findings", named_or_null(policy.snapshot_findings, check_names)},
 		{"owned_hash_max", or_null(policy.owned_hash_max)},
 		{"dev_coherent", dev_coherent},
 		{"dma_mask", hex_or_null(policy.dma_mask)},

@@ -151,6 +151,19 @@ bool has_evidence(const Verdict &verdict, std::string_view view, std::string_vie
 	});
 }
 
+// A buffer a descriptor gives the device inside edu_snapshot()'s live
+// mapping (0xffffe000, 4 KiB).
+DescriptorBuffer in_edu_mapping(std::uint64_t addr, std::uint32_t length)
+{
+	DescriptorBuffer buffer;
+	buffer.addr = addr;
+	buffer.length = length;
+	buffer.state = EDGEDMA_BUFFER_LIVE;
+	buffer.mapping_addr = 0xffffe000;
+	buffer.mapping_size = 4096;
+	return buffer;
+}
+
 TEST(CrossView, RulesAndViewsAreListedInOrder)
 {
 	const auto rules = cross_view_rules();
@@ -325,13 +338,7 @@ TEST(CrossView, DeviceWroteToDeviceMapping)
 TEST(CrossView, ReceiveDescriptorIntoToDeviceMapping)
 {
 	Snapshot snapshot = edu_snapshot(); // its mapping at 0xffffe000 is to-device
-	DescriptorBuffer buffer;
-	buffer.addr = 0xffffe040;
-	buffer.length = 64;
-	buffer.state = EDGEDMA_BUFFER_LIVE;
-	buffer.mapping_addr = 0xffffe000;
-	buffer.mapping_size = 4096;
-	snapshot.chains.push_back(ring_with(buffer, EDGEDMA_OWNER_DEVICE));
+	snapshot.chains.push_back(ring_with(in_edu_mapping(0xffffe040, 64), EDGEDMA_OWNER_DEVICE));
 	// The profile gives no direction: nothing to compare.
 	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"consistent"});
 
@@ -459,13 +466,7 @@ TEST(CrossView, SharedLineOnNonCoherentDevice)
 TEST(CrossView, BufferBreakingTheControllersAlignment)
 {
 	Snapshot snapshot = edu_snapshot();
-	DescriptorBuffer buffer;
-	buffer.addr = 0xffffe020;
-	buffer.length = 100;
-	buffer.state = EDGEDMA_BUFFER_LIVE;
-	buffer.mapping_addr = 0xffffe000;
-	buffer.mapping_size = 4096;
-	snapshot.chains.push_back(ring_with(buffer, EDGEDMA_OWNER_DEVICE));
+	snapshot.chains.push_back(ring_with(in_edu_mapping(0xffffe020, 100), EDGEDMA_OWNER_DEVICE));
 	// No rule in the profile: nothing to break.
 	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"consistent"});
 
