@@ -14,6 +14,7 @@
 
 #include "checks.h"
 #include "compat.h"
+#include "crash_region.h"
 #include "devices.h"
 #include "edgedma.h"
 #include "findings.h"
@@ -76,6 +77,9 @@ static int __init edgedma_init(void)
 	err = edgedma_snapshot_capture_init() ?: edgedma_snapshot_store_init();
 	if (err)
 		goto err_sync_visible;
+	err = edgedma_crash_region_init();
+	if (err)
+		goto err_store;
 	edgedma_iommu_fault_start();
 	edgedma_crash_triggers_start();
 	err = edgedma_hook_start();
@@ -97,6 +101,8 @@ err_triggers:
 	edgedma_iommu_fault_stop();
 	edgedma_error_hooks_exit();
 	edgedma_profiles_exit();
+	edgedma_crash_region_exit();
+err_store:
 	edgedma_snapshot_store_exit();
 err_sync_visible:
 	edgedma_sync_visible_exit();
@@ -129,6 +135,7 @@ static void __exit edgedma_exit(void)
 	edgedma_iommu_fault_stop();
 	edgedma_error_hooks_exit();
 	edgedma_profiles_exit();
+	edgedma_crash_region_exit();
 	edgedma_snapshot_store_exit();
 	edgedma_sync_visible_exit();
 	edgedma_vmalloc_pages_exit();

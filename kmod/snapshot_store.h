@@ -47,7 +47,8 @@ void edgedma_snapshot_commit(struct edgedma_snapshot_slot *slot, u32 len,
  * Copy snapshot @seq (its header only, with @header_only) into @buf of
  * @size bytes. Returns the bytes copied, -ENOENT when it is not stored
  * (never was, or its slot was reused), -EMSGSIZE when @size is too small.
- * @record_size, if not NULL, gets the whole record's size. Process context.
+ * @record_size, if not NULL, gets the whole record's size. Any context: it
+ * takes no lock (the crash region copies records at panic).
  */
 int edgedma_snapshot_copy(u64 seq, void *buf, u32 size, bool header_only,
 			  u32 *record_size);

@@ -18,6 +18,7 @@
 #include <linux/panic_notifier.h>
 #include <uapi/linux/edgedma.h>
 
+#include "crash_region.h"
 #include "devices.h"
 #include "snapshot_capture.h"
 #include "trigger_crash.h"
@@ -59,6 +60,8 @@ static void edgedma_crash_snapshots(const char *why)
 	n = edgedma_devrec_for_each_mapping(edgedma_crash_snapshot, (void *)why);
 	if (!n)
 		pr_emerg("no snapshot at %s: no device holds DMA mappings\n", why);
+	/* The ones just taken and those before, for the next boot. */
+	edgedma_crash_region_write();
 }
 
 static int edgedma_die_event(struct notifier_block *nb, unsigned long action, void *data)

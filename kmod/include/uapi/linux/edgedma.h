@@ -219,6 +219,8 @@
 #ifndef _UAPI_LINUX_EDGEDMA_H
 #define _UAPI_LINUX_EDGEDMA_H
 
+#include <linux/types.h>
+
 #define EDGEDMA_FAMILY_NAME	"edgedma"
 #define EDGEDMA_FAMILY_VERSION	1
 
@@ -235,6 +237,39 @@
 /* The bounds of EDGEDMA_A_POLICY_OWNED_HASH_MAX (and owned_hash_max). */
 #define EDGEDMA_OWNED_HASH_MIN	64
 #define EDGEDMA_OWNED_HASH_MAX	(1024 * 1024)
+
+/*
+ * The crash region (module parameter crash_region=SIZE@PHYS: RAM reserved
+ * with memmap= or a no-map reserved-memory node, which a warm reboot
+ * keeps). At oops or panic the module writes there, newest first, the
+ * snapshot records it holds, each as the bytes SNAPSHOT_GET gives (the
+ * same record as devcoredumps and recordings), behind a
+ * struct edgedma_crash_record, 8-byte aligned; then the
+ * struct edgedma_crash_region at offset 0. Host byte order. CRCs are
+ * CRC-32 (IEEE 802.3, as zlib's crc32()). The next load validates what it
+ * finds and never trusts a length it did not check.
+ */
+#define EDGEDMA_CRASH_REGION_MAGIC	0x4d5244414d444745ULL	/* "EGDMADRM" */
+#define EDGEDMA_CRASH_RECORD_MAGIC	0x44524d414d444745ULL	/* "EGDMAMRD" */
+#define EDGEDMA_CRASH_FORMAT_VERSION	1
+
+struct edgedma_crash_region {
+	__u64 magic;		/* EDGEDMA_CRASH_REGION_MAGIC */
+	__u32 version;		/* EDGEDMA_CRASH_FORMAT_VERSION */
+	__u32 header_size;	/* sizeof(struct edgedma_crash_region) */
+	__u64 region_size;	/* bytes of the region when it was written */
+	__u64 boot_id;		/* random, per load of the module that wrote it */
+	__u64 written_ns;	/* ktime_get_real_ns() at the write */
+	__u32 records;		/* struct edgedma_crash_record that follow */
+	__u32 crc;		/* of this header, crc 0 */
+};
+
+struct edgedma_crash_record {
+	__u64 magic;		/* EDGEDMA_CRASH_RECORD_MAGIC */
+	__u64 seq;		/* the snapshot's */
+	__u32 length;		/* bytes of the record that follows */
+	__u32 crc;		/* of those bytes */
+};
 
 /* Ways the module can attach to the DMA-mapping API (flags). */
 enum edgedma_hook_mode {
