@@ -358,7 +358,8 @@ TEST(ProfileSource, RefusesABlobThatIsCutShortOrNoBlobAtAll)
 	std::memcpy(bytes.data(), chars.data(), chars.size());
 	EXPECT_EQ(parse_profile_blob(bytes, "edu.dtb").size(), 1u);
 
-	std::vector<std::byte> cut(bytes.begin(), bytes.begin() + bytes.size() / 2);
+	std::vector<std::byte> cut(bytes.begin(),
+				   bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() / 2));
 	try {
 		parse_profile_blob(cut, "cut.dtb");
 		ADD_FAILURE() << "read half a blob";

@@ -613,8 +613,7 @@ TEST(SnapshotChains, FieldValuesFollowByteOrderAndBits)
 			{"code", 0, 2, 4, 8, std::nullopt},
 			{"past", 2, 8, 0, std::nullopt, std::nullopt}};
 	Descriptor descriptor;
-	for (unsigned char b : {0x12, 0x34, 0x56, 0x78})
-		descriptor.bytes.push_back(std::byte{b});
+	descriptor.bytes = {std::byte{0x12}, std::byte{0x34}, std::byte{0x56}, std::byte{0x78}};
 	EXPECT_EQ(descriptor_field_value(chain, descriptor, 0), 0x12345678u);
 	EXPECT_EQ(descriptor_field_value(chain, descriptor, 1), 0x23u);
 	EXPECT_EQ(descriptor_field_value(chain, descriptor, 2), std::nullopt);

@@ -354,6 +354,7 @@ inline Snapshot sample_snapshot()
 				.trigger_reason = std::nullopt,
 				.trigger_symbol = std::nullopt,
 				.finding_seq = std::nullopt,
+				.finding_kind = std::nullopt,
 				.device = "0000:00:04.0",
 				.driver = "edgedma_test_edu",
 				.record_size = 0,
@@ -432,7 +433,9 @@ inline Snapshot sample_snapshot()
 		.line_sharers = {},
 		.profile = std::nullopt,
 		.registers = {},
+		.chains = {},
 		.capture_ns = std::nullopt,
+		.page_size = std::nullopt,
 		.truncated = true,
 		.record = {},
 	};
@@ -493,6 +496,7 @@ inline Snapshot sample_snapshot_with_views()
 			.flags = EDGEDMA_PAGE_SLAB | EDGEDMA_PAGE_COMPOUND,
 			.refcount = 1,
 			.swiotlb = false,
+			.iommu_swiotlb = std::nullopt,
 		},
 		PageView{
 			.dma_addr = 0x1'0000'0000,
@@ -513,6 +517,7 @@ inline Snapshot sample_snapshot_with_views()
 			.flags = std::nullopt,
 			.refcount = std::nullopt,
 			.swiotlb = std::nullopt,
+			.iommu_swiotlb = std::nullopt,
 		},
 	};
 	snapshot.cache_line = 64;
