@@ -61,6 +61,7 @@ static void edgedma_region_validate(void)
 	u64 at = sizeof(h), left;
 	unsigned int intact = 0, corrupt = 0, i;
 	char why[96] = "";
+	u32 crc;
 
 	memcpy(&h, edgedma_region, sizeof(h));
 	if (h.magic != EDGEDMA_CRASH_REGION_MAGIC) {
@@ -68,9 +69,10 @@ static void edgedma_region_validate(void)
 			edgedma_region_size >> 10);
 		return;
 	}
-	if (edgedma_region_header_crc(&h) != h.crc) {
+	crc = edgedma_region_header_crc(&h);
+	if (crc != h.crc) {
 		pr_warn("crash region of %llu KiB: its header is corrupt (CRC %#x, the bytes give %#x)\n",
-			edgedma_region_size >> 10, h.crc, edgedma_region_header_crc(&h));
+			edgedma_region_size >> 10, h.crc, crc);
 		return;
 	}
 	if (h.version != EDGEDMA_CRASH_FORMAT_VERSION || h.header_size != sizeof(h)) {
@@ -82,7 +84,8 @@ static void edgedma_region_validate(void)
 	for (i = 0; i < h.records; i++) {
 		struct edgedma_crash_record r;
 
-		left = edgedma_region_size - at;
+		/* at only moves past checked lengths; never trust that below. */
+		left = at < edgedma_region_size ? edgedma_region_size - at : 0;
 		if (left < sizeof(r)) {
 			snprintf(why, sizeof(why), "record %u: its header runs past the region's end", i);
 			corrupt += h.records - i;
