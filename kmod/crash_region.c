@@ -17,10 +17,13 @@
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/random.h>
 #include <linux/sizes.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/vmalloc.h>
 #include <uapi/linux/edgedma.h>
 
 #include "crash_region.h"
@@ -28,6 +31,8 @@
 
 #define EDGEDMA_CRASH_REGION_MIN	SZ_64K
 #define EDGEDMA_CRASH_REGION_MAX	SZ_64M
+/* The writer writes at most snapshot_slots (1024) records. */
+#define EDGEDMA_CRASH_INDEX_MAX		1024
 
 /* "" when off, not NULL: reloads copy every parameter's value back. */
 static char *crash_region = "";
@@ -36,9 +41,24 @@ MODULE_PARM_DESC(crash_region,
 		 "SIZE@PHYS: RAM kept across a warm reboot (memmap= or a no-map reserved-memory node), 64K to 64M, page aligned, where snapshots are written at oops and panic");
 
 static u8 *edgedma_region;
+static u64 edgedma_region_phys;
 static u64 edgedma_region_size;
 static u64 edgedma_boot_id;
-static atomic_t edgedma_region_written = ATOMIC_INIT(0);
+
+/* The writer's progress: readers revalidate once it is done. */
+enum { REGION_UNWRITTEN, REGION_WRITING, REGION_WRITTEN };
+static atomic_t edgedma_region_written = ATOMIC_INIT(REGION_UNWRITTEN);
+
+/*
+ * What the region held when it was last validated: at load, and again at
+ * the first request after this boot wrote it (an oops the kernel survived).
+ * Process context only; the oops writer never touches it.
+ */
+static DEFINE_MUTEX(edgedma_crash_lock);
+static struct edgedma_crash_summary edgedma_summary;
+static struct edgedma_crash_entry *edgedma_index;
+static unsigned int edgedma_index_len;
+static bool edgedma_index_after_write;
 
 /* CRC-32 as zlib computes it. */
 static u32 edgedma_crc(const void *p, size_t len)
@@ -54,66 +74,257 @@ static u32 edgedma_region_header_crc(const struct edgedma_crash_region *h)
 	return edgedma_crc(&copy, sizeof(copy));
 }
 
-/* What an earlier boot left, said in one line with the first problem. */
-static void edgedma_region_validate(void)
+/*
+ * Walk the records after a valid header @h into @index (up to @max),
+ * counting into @s; @s->reason gets the first problem. Returns the entries
+ * filled. A record whose header cannot be trusted ends the walk: where the
+ * next one starts is unknown.
+ */
+static unsigned int edgedma_region_walk(const struct edgedma_crash_region *h,
+					struct edgedma_crash_entry *index,
+					unsigned int max,
+					struct edgedma_crash_summary *s)
 {
-	struct edgedma_crash_region h;
-	u64 at = sizeof(h), left;
-	unsigned int intact = 0, corrupt = 0, i;
-	char why[96] = "";
-	u32 crc;
+	u64 at = sizeof(*h), left;
+	unsigned int i, n = 0;
 
-	memcpy(&h, edgedma_region, sizeof(h));
-	if (h.magic != EDGEDMA_CRASH_REGION_MAGIC) {
-		pr_info("crash region of %llu KiB: no records from an earlier boot\n",
-			edgedma_region_size >> 10);
-		return;
-	}
-	crc = edgedma_region_header_crc(&h);
-	if (crc != h.crc) {
-		pr_warn("crash region of %llu KiB: its header is corrupt (CRC %#x, the bytes give %#x)\n",
-			edgedma_region_size >> 10, h.crc, crc);
-		return;
-	}
-	if (h.version != EDGEDMA_CRASH_FORMAT_VERSION || h.header_size != sizeof(h)) {
-		pr_warn("crash region of %llu KiB: format %u with a %u-byte header, not %u and %zu\n",
-			edgedma_region_size >> 10, h.version, h.header_size,
-			EDGEDMA_CRASH_FORMAT_VERSION, sizeof(h));
-		return;
-	}
-	for (i = 0; i < h.records; i++) {
+	for (i = 0; i < h->records; i++) {
+		struct edgedma_crash_entry *e = &index[n];
 		struct edgedma_crash_record r;
+		bool broken = false;
 
+		if (n == max) {
+			snprintf(s->reason, sizeof(s->reason),
+				 "more than %u records: the rest not read", max);
+			s->corrupt += h->records - i;
+			break;
+		}
+		memset(e, 0, sizeof(*e));
+		e->index = n;
+		e->offset = at;
 		/* at only moves past checked lengths; never trust that below. */
 		left = at < edgedma_region_size ? edgedma_region_size - at : 0;
 		if (left < sizeof(r)) {
-			snprintf(why, sizeof(why), "record %u: its header runs past the region's end", i);
-			corrupt += h.records - i;
-			break;
-		}
-		memcpy(&r, edgedma_region + at, sizeof(r));
-		if (r.magic != EDGEDMA_CRASH_RECORD_MAGIC) {
-			snprintf(why, sizeof(why), "record %u: bad magic %#llx", i, r.magic);
-			corrupt += h.records - i;
-			break;
-		}
-		if (r.length > left - sizeof(r)) {
-			snprintf(why, sizeof(why), "record %u: length %u runs past the region's end (%llu bytes left)",
-				 i, r.length, left - sizeof(r));
-			corrupt += h.records - i;
-			break;
-		}
-		if (edgedma_crc(edgedma_region + at + sizeof(r), r.length) != r.crc) {
-			if (!why[0])
-				snprintf(why, sizeof(why), "record %u (snapshot %llu): CRC mismatch", i, r.seq);
-			corrupt++;
+			snprintf(e->reason, sizeof(e->reason),
+				 "record %u: its header runs past the region's end", i);
+			broken = true;
 		} else {
-			intact++;
+			memcpy(&r, edgedma_region + at, sizeof(r));
+			e->seq = r.seq;
+			e->length = r.length;
+			e->crc = r.crc;
+			if (r.magic != EDGEDMA_CRASH_RECORD_MAGIC) {
+				snprintf(e->reason, sizeof(e->reason),
+					 "record %u: bad magic %#llx", i, r.magic);
+				e->seq = 0;
+				e->length = 0;
+				broken = true;
+			} else if (r.length > left - sizeof(r)) {
+				snprintf(e->reason, sizeof(e->reason),
+					 "record %u: length %u runs past the region's end (%llu bytes left)",
+					 i, r.length, left - sizeof(r));
+				broken = true;
+			} else if (edgedma_crc(edgedma_region + at + sizeof(r), r.length) != r.crc) {
+				snprintf(e->reason, sizeof(e->reason),
+					 "record %u (snapshot %llu): CRC mismatch", i, r.seq);
+			} else {
+				e->intact = true;
+			}
 		}
+		n++;
+		if (e->intact) {
+			s->intact++;
+		} else {
+			if (!s->reason[0])
+				strscpy(s->reason, e->reason, sizeof(s->reason));
+			s->corrupt += broken ? h->records - i : 1;
+		}
+		if (broken)
+			break;
 		at += ALIGN(sizeof(r) + r.length, 8);
 	}
-	pr_info("crash region of %llu KiB: %u records from an earlier boot intact, %u corrupt%s%s\n",
-		edgedma_region_size >> 10, intact, corrupt, why[0] ? ": " : "", why);
+	return n;
+}
+
+/*
+ * Read what the region holds into the summary and index, replacing the
+ * old ones. @at_load: say it in the kernel log, in one line.
+ */
+static void edgedma_region_validate(bool at_load)
+{
+	struct edgedma_crash_summary s = {
+		.state = EDGEDMA_CRASH_REGION_VALID,
+		.phys = edgedma_region_phys,
+		.size = edgedma_region_size,
+	};
+	struct edgedma_crash_entry *index = NULL;
+	struct edgedma_crash_region h;
+	unsigned int n = 0;
+	u32 crc;
+
+	lockdep_assert_held(&edgedma_crash_lock);
+	memcpy(&h, edgedma_region, sizeof(h));
+	crc = edgedma_region_header_crc(&h);
+	if (h.magic != EDGEDMA_CRASH_REGION_MAGIC) {
+		s.state = EDGEDMA_CRASH_REGION_EMPTY;
+	} else if (crc != h.crc) {
+		s.state = EDGEDMA_CRASH_REGION_CORRUPT;
+		snprintf(s.reason, sizeof(s.reason),
+			 "its header is corrupt (CRC %#x, the bytes give %#x)", h.crc, crc);
+	} else if (h.version != EDGEDMA_CRASH_FORMAT_VERSION || h.header_size != sizeof(h)) {
+		s.state = EDGEDMA_CRASH_REGION_CORRUPT;
+		snprintf(s.reason, sizeof(s.reason),
+			 "format %u with a %u-byte header, not %u and %zu",
+			 h.version, h.header_size, EDGEDMA_CRASH_FORMAT_VERSION, sizeof(h));
+	} else {
+		s.boot_id = h.boot_id;
+		s.written_ns = h.written_ns;
+		s.records = h.records;
+		if (h.records) {
+			index = kvcalloc(min_t(u32, h.records, EDGEDMA_CRASH_INDEX_MAX),
+					 sizeof(*index), GFP_KERNEL);
+			if (!index) {
+				s.state = EDGEDMA_CRASH_REGION_CORRUPT;
+				strscpy(s.reason, "no memory to index its records", sizeof(s.reason));
+			}
+		}
+		if (index)
+			n = edgedma_region_walk(&h, index,
+						min_t(u32, h.records, EDGEDMA_CRASH_INDEX_MAX), &s);
+	}
+	kvfree(edgedma_index);
+	edgedma_index = index;
+	edgedma_index_len = n;
+	edgedma_summary = s;
+	if (!at_load)
+		return;
+	switch (s.state) {
+	case EDGEDMA_CRASH_REGION_EMPTY:
+		pr_info("crash region of %llu KiB: no records from an earlier boot\n",
+			edgedma_region_size >> 10);
+		break;
+	case EDGEDMA_CRASH_REGION_CORRUPT:
+		pr_warn("crash region of %llu KiB: %s\n", edgedma_region_size >> 10, s.reason);
+		break;
+	default:
+		pr_info("crash region of %llu KiB: %u records from an earlier boot intact, %u corrupt%s%s\n",
+			edgedma_region_size >> 10, s.intact, s.corrupt,
+			s.reason[0] ? ": " : "", s.reason);
+	}
+}
+
+/* Revalidate once after this boot wrote the region. */
+static void edgedma_region_refresh(void)
+{
+	lockdep_assert_held(&edgedma_crash_lock);
+	if (edgedma_region && !edgedma_index_after_write &&
+	    atomic_read(&edgedma_region_written) == REGION_WRITTEN) {
+		edgedma_region_validate(false);
+		edgedma_index_after_write = true;
+	}
+}
+
+/*
+ * Copy record @e's bytes to @buf (@size bytes) and check them against its
+ * CRC again: what is handed on is what was written, even if the region
+ * changed after it was validated.
+ */
+static int edgedma_region_copy(const struct edgedma_crash_entry *e, void *buf, u32 size)
+{
+	struct edgedma_crash_record r;
+
+	if (!e->intact)
+		return -EBADMSG;
+	if (e->length > size)
+		return -EMSGSIZE;
+	memcpy(&r, edgedma_region + e->offset, sizeof(r));
+	if (r.magic != EDGEDMA_CRASH_RECORD_MAGIC || r.length != e->length || r.crc != e->crc)
+		return -EAGAIN;
+	memcpy(buf, edgedma_region + e->offset + sizeof(r), e->length);
+	return edgedma_crc(buf, e->length) == e->crc ? e->length : -EAGAIN;
+}
+
+/*
+ * Hand every intact record to devcoredump, as its device's dump: the same
+ * bytes the crash collectors watching devcoredump get from a live snapshot.
+ */
+static void edgedma_region_devcoredumps(void)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&edgedma_crash_lock);
+	for (i = 0; i < edgedma_index_len; i++) {
+		const struct edgedma_crash_entry *e = &edgedma_index[i];
+		void *record;
+
+		if (!e->intact || !edgedma_snapshot_devcoredumps_on())
+			continue;
+		record = vmalloc(e->length);
+		if (!record)
+			return;
+		if (edgedma_region_copy(e, record, e->length) != e->length) {
+			vfree(record);
+			continue;
+		}
+		edgedma_snapshot_devcoredump_record(record, e->length);
+	}
+}
+
+void edgedma_crash_region_summary(struct edgedma_crash_summary *s)
+{
+	mutex_lock(&edgedma_crash_lock);
+	edgedma_region_refresh();
+	if (edgedma_region)
+		*s = edgedma_summary;
+	else
+		*s = (struct edgedma_crash_summary){ .state = EDGEDMA_CRASH_REGION_OFF };
+	mutex_unlock(&edgedma_crash_lock);
+}
+
+int edgedma_crash_record_info(u32 index, struct edgedma_crash_entry *e)
+{
+	int err = -ENOENT;
+
+	mutex_lock(&edgedma_crash_lock);
+	edgedma_region_refresh();
+	if (edgedma_region && index < edgedma_index_len) {
+		*e = edgedma_index[index];
+		err = 0;
+	}
+	mutex_unlock(&edgedma_crash_lock);
+	return err;
+}
+
+int edgedma_crash_record_copy(u32 index, void *buf, u32 size)
+{
+	int len = -ENOENT;
+
+	mutex_lock(&edgedma_crash_lock);
+	edgedma_region_refresh();
+	if (edgedma_region && index < edgedma_index_len)
+		len = edgedma_region_copy(&edgedma_index[index], buf, size);
+	mutex_unlock(&edgedma_crash_lock);
+	return len;
+}
+
+int edgedma_crash_records_clear(const u64 *boot_id)
+{
+	int err = 0;
+
+	mutex_lock(&edgedma_crash_lock);
+	edgedma_region_refresh();
+	if (!edgedma_region) {
+		err = -ENODEV;
+	} else if (boot_id && (edgedma_summary.state != EDGEDMA_CRASH_REGION_VALID ||
+			       edgedma_summary.boot_id != *boot_id)) {
+		err = -ESTALE;
+	} else {
+		memset(edgedma_region, 0, sizeof(struct edgedma_crash_region));
+		wmb();
+		edgedma_region_validate(false);
+	}
+	mutex_unlock(&edgedma_crash_lock);
+	return err;
 }
 
 int edgedma_crash_region_init(void)
@@ -146,9 +357,13 @@ int edgedma_crash_region_init(void)
 		pr_err("crash_region=%s: cannot map it write-combining\n", crash_region);
 		return -ENOMEM;
 	}
+	edgedma_region_phys = phys;
 	edgedma_region_size = size;
 	edgedma_boot_id = get_random_u64();
-	edgedma_region_validate();
+	mutex_lock(&edgedma_crash_lock);
+	edgedma_region_validate(true);
+	edgedma_region_devcoredumps();
+	mutex_unlock(&edgedma_crash_lock);
 	return 0;
 }
 
@@ -157,6 +372,9 @@ void edgedma_crash_region_exit(void)
 	if (edgedma_region)
 		memunmap(edgedma_region);
 	edgedma_region = NULL;
+	kvfree(edgedma_index);
+	edgedma_index = NULL;
+	edgedma_index_len = 0;
 }
 
 void edgedma_crash_region_write(void)
@@ -170,7 +388,9 @@ void edgedma_crash_region_write(void)
 	};
 	u64 seq, oldest = edgedma_snapshot_oldest(), at = sizeof(h);
 
-	if (!edgedma_region || atomic_xchg(&edgedma_region_written, 1))
+	if (!edgedma_region ||
+	    atomic_cmpxchg(&edgedma_region_written, REGION_UNWRITTEN, REGION_WRITING) !=
+	    REGION_UNWRITTEN)
 		return;
 	/* No header while the records change: a reset now leaves none. */
 	WRITE_ONCE(*(u64 *)edgedma_region, 0);
@@ -201,5 +421,6 @@ void edgedma_crash_region_write(void)
 	wmb();
 	memcpy(edgedma_region, &h, sizeof(h));
 	wmb();
+	atomic_set(&edgedma_region_written, REGION_WRITTEN);
 	pr_emerg("crash region: %u snapshots written (%llu bytes)\n", h.records, at);
 }

@@ -111,6 +111,16 @@ static const struct nla_policy edgedma_error_hook_policy[EDGEDMA_A_ERROR_HOOK_MA
 	[EDGEDMA_A_ERROR_HOOK_DEVICE] = { .type = NLA_NUL_STRING, .len = EDGEDMA_NAME_LEN - 1 },
 };
 
+static const struct nla_policy edgedma_crash_region_get_policy[EDGEDMA_A_CRASH_MAX + 1];
+
+static const struct nla_policy edgedma_crash_records_get_policy[EDGEDMA_A_CRASH_MAX + 1] = {
+	[EDGEDMA_A_CRASH_INDEX] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy edgedma_crash_records_clear_policy[EDGEDMA_A_CRASH_MAX + 1] = {
+	[EDGEDMA_A_CRASH_BOOT_ID] = { .type = NLA_U64 },
+};
+
 static const struct genl_multicast_group edgedma_mcgrps[] = {
 	[EDGEDMA_GROUP_EVENTS] = {
 		.name = EDGEDMA_MCGRP_EVENTS,
@@ -345,6 +355,26 @@ static const struct genl_ops edgedma_nl_ops[] = {
 		.doit = edgedma_nl_error_hook_del,
 		.policy = edgedma_error_hook_policy,
 		.maxattr = EDGEDMA_A_ERROR_HOOK_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_CRASH_REGION_GET,
+		.doit = edgedma_nl_crash_region_get,
+		.policy = edgedma_crash_region_get_policy,
+		.maxattr = EDGEDMA_A_CRASH_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_CRASH_RECORDS_GET,
+		.doit = edgedma_nl_crash_records_get,
+		.start = edgedma_nl_dump_start,
+		.dumpit = edgedma_nl_crash_records_dump,
+		.policy = edgedma_crash_records_get_policy,
+		.maxattr = EDGEDMA_A_CRASH_MAX,
+	},
+	{
+		.cmd = EDGEDMA_CMD_CRASH_RECORDS_CLEAR,
+		.doit = edgedma_nl_crash_records_clear,
+		.policy = edgedma_crash_records_clear_policy,
+		.maxattr = EDGEDMA_A_CRASH_MAX,
 	},
 };
 

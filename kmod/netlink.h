@@ -118,5 +118,9 @@ int edgedma_nl_error_hook_set(struct sk_buff *skb, struct genl_info *info);
 int edgedma_nl_error_hook_del(struct sk_buff *skb, struct genl_info *info);
 int edgedma_nl_error_hook_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int edgedma_nl_profile_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int edgedma_nl_crash_region_get(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_crash_records_get(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_crash_records_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int edgedma_nl_crash_records_clear(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* _EDGEDMA_NETLINK_H */

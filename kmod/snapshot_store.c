@@ -217,46 +217,55 @@ static struct edgedma_snapshot_slot *edgedma_snapshot_unannounced(void)
 	return first;
 }
 
-/*
- * Tell the events group of every snapshot stored since the last time, in
- * seq order. A slot reused before this ran is told of once, as its newest
- * record; the reader finds the gap in the seqs.
- */
-/*
- * Publish snapshot @seq (@header: its header) as a devcoredump of its
- * device: the record's bytes, unchanged, in
- * /sys/class/devcoredump/devcdN/data, with a uevent for crash collectors.
- * The devcoredump core keeps one dump per device until it is read or
- * times out, and drops the others itself.
- */
-static void edgedma_snapshot_devcoredump(u64 seq, const u8 *header, u32 header_len,
-					 u32 record_size)
+bool edgedma_snapshot_devcoredumps_on(void)
+{
+	return READ_ONCE(snapshot_devcoredump);
+}
+
+void edgedma_snapshot_devcoredump_record(void *record, u32 len)
 {
 	const struct nlattr *name;
 	struct device *dev;
-	void *record;
-	int len;
 
-	name = edgedma_record_find(header, header_len, EDGEDMA_A_SNAPSHOT_DEVICE);
-	if (!name || !nla_len(name) || ((const char *)nla_data(name))[nla_len(name) - 1])
-		return;
-	dev = edgedma_find_device_by_name(nla_data(name));
-	if (!dev)
-		return;
-	record = vmalloc(record_size);
-	if (record) {
-		len = edgedma_snapshot_copy(seq, record, record_size, false, NULL);
-		if (len > 0) {
-			/* The devcoredump core frees the record. */
-			dev_coredumpv(dev, record, len, GFP_KERNEL);
-			atomic64_inc(&edgedma_devcoredumps_published);
-			record = NULL;
-		}
+	name = edgedma_record_find(record, min_t(u32, len, EDGEDMA_SNAPSHOT_HEADER_MAX),
+				   EDGEDMA_A_SNAPSHOT_DEVICE);
+	if (!name || !nla_len(name) || ((const char *)nla_data(name))[nla_len(name) - 1]) {
 		vfree(record);
+		return;
 	}
+	dev = edgedma_find_device_by_name(nla_data(name));
+	if (!dev) {
+		vfree(record);
+		return;
+	}
+	/* The devcoredump core frees the record (vfree: not this module's code). */
+	dev_coredumpv(dev, record, len, GFP_KERNEL);
+	atomic64_inc(&edgedma_devcoredumps_published);
 	put_device(dev);
 }
 
+/* Publish stored snapshot @seq, of @record_size bytes, as a devcoredump. */
+static void edgedma_snapshot_devcoredump(u64 seq, u32 record_size)
+{
+	void *record = vmalloc(record_size);
+	int len;
+
+	if (!record)
+		return;
+	len = edgedma_snapshot_copy(seq, record, record_size, false, NULL);
+	if (len <= 0) {
+		vfree(record);
+		return;
+	}
+	edgedma_snapshot_devcoredump_record(record, len);
+}
+
+/*
+ * Tell the events group of every snapshot stored since the last time, in
+ * seq order, and publish each as a devcoredump. A slot reused before this
+ * ran is told of once, as its newest record; the reader finds the gap in
+ * the seqs.
+ */
 static void edgedma_snapshot_announce_fn(struct work_struct *work)
 {
 	struct edgedma_snapshot_slot *slot;
@@ -276,8 +285,8 @@ static void edgedma_snapshot_announce_fn(struct work_struct *work)
 		if (len <= 0)
 			continue;
 		edgedma_nl_notify_snapshot(header, len, record_size);
-		if (READ_ONCE(snapshot_devcoredump))
-			edgedma_snapshot_devcoredump(seq, header, len, record_size);
+		if (edgedma_snapshot_devcoredumps_on())
+			edgedma_snapshot_devcoredump(seq, record_size);
 	}
 	kfree(header);
 }

@@ -69,6 +69,18 @@ u64 edgedma_snapshots_suppressed(void);
 u64 edgedma_snapshots_dropped(void);
 u64 edgedma_snapshots_truncated(void);
 u64 edgedma_snapshot_devcoredumps(void);	/* published */
+
+/*
+ * Devcoredumps: whether snapshots are published as them (the
+ * snapshot_devcoredump parameter); publish @record (@len bytes, vmalloc'ed,
+ * given away) as a devcoredump of the device its DEVICE attribute names,
+ * in /sys/class/devcoredump/devcdN/data with a uevent for crash
+ * collectors. The devcoredump core keeps one dump per device until it is
+ * read or times out, and drops the others itself; a record naming no
+ * device present is dropped. Process context.
+ */
+bool edgedma_snapshot_devcoredumps_on(void);
+void edgedma_snapshot_devcoredump_record(void *record, u32 len);
 size_t edgedma_snapshot_memory(void);	/* bytes preallocated at load */
 
 #endif /* _EDGEDMA_SNAPSHOT_STORE_H */

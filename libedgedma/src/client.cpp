@@ -460,4 +460,46 @@ void Client::profile_del(const std::string &name)
 	});
 }
 
+CrashRegion Client::crash_region()
+{
+	constexpr std::string_view operation = "CRASH_REGION_GET";
+	return unless_module_predates(operation, "keep a crash region", [&] {
+		return connection_->ask(EDGEDMA_CMD_CRASH_REGION_GET, operation,
+					detail::decode_crash_region);
+	});
+}
+
+std::vector<CrashRecordEntry> Client::crash_records()
+{
+	constexpr std::string_view operation = "CRASH_RECORDS_GET";
+	return unless_module_predates(operation, "keep a crash region", [&] {
+		return connection_->dump(EDGEDMA_CMD_CRASH_RECORDS_GET, operation,
+					 detail::decode_crash_record_entry);
+	});
+}
+
+Snapshot Client::crash_record(std::uint32_t index)
+{
+	constexpr std::string_view operation = "CRASH_RECORDS_GET";
+	connection_->reserve_snapshot_room();
+	return unless_module_predates(operation, "keep a crash region", [&] {
+		return connection_->ask(EDGEDMA_CMD_CRASH_RECORDS_GET, operation,
+					detail::decode_snapshot, [&](nl_msg &request) {
+						put_u32(request, operation, EDGEDMA_A_CRASH_INDEX,
+							index);
+					});
+	});
+}
+
+void Client::crash_records_clear(std::optional<std::uint64_t> boot_id)
+{
+	constexpr std::string_view operation = "CRASH_RECORDS_CLEAR";
+	unless_module_predates(operation, "keep a crash region", [&] {
+		connection_->tell(EDGEDMA_CMD_CRASH_RECORDS_CLEAR, operation, [&](nl_msg &request) {
+			if (boot_id)
+				put_u64(request, operation, EDGEDMA_A_CRASH_BOOT_ID, *boot_id);
+		});
+	});
+}
+
 } // namespace edgedma

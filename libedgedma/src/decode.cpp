@@ -434,6 +434,28 @@ constexpr std::array<AttributeRule<SnapshotTaken>, 2> snapshot_taken_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAPSHOT_SEQ), &SnapshotTaken::seq, required},
 }};
 
+const std::array<AttributeRule<CrashRegion>, 10> crash_region_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_CRASH_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_REGION_STATE), &CrashRegion::state, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_REGION_PHYS), &CrashRegion::phys, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_REGION_SIZE), &CrashRegion::size, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_BOOT_ID), &CrashRegion::boot_id, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_WRITTEN_NS), &CrashRegion::written_ns, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_RECORDS), &CrashRegion::records, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_INTACT), &CrashRegion::intact, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_CORRUPT), &CrashRegion::corrupt, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_REASON), &CrashRegion::reason, optional},
+}};
+
+const std::array<AttributeRule<CrashRecordEntry>, 6> crash_record_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_CRASH_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_INDEX), &CrashRecordEntry::index, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_SEQ), &CrashRecordEntry::seq, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_RECORD_STATE), &CrashRecordEntry::state, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_LENGTH), &CrashRecordEntry::length, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_REASON), &CrashRecordEntry::reason, optional},
+}};
+
 // A PROFILE_GET message's single attributes; REGISTER, CHAIN and
 // BOUND_DEVICE repeat and are walked apart.
 struct ProfileFlat {
@@ -844,6 +866,16 @@ std::uint64_t decode_snapshot_taken(AttributeStream attributes, std::string_view
 	SnapshotTaken taken;
 	decode_set_into<snapshot_taken_rules>(context, attributes, taken);
 	return taken.seq;
+}
+
+CrashRegion decode_crash_region(AttributeStream attributes, std::string_view context)
+{
+	return decode_set(context, attributes, crash_region_rules);
+}
+
+CrashRecordEntry decode_crash_record_entry(AttributeStream attributes, std::string_view context)
+{
+	return decode_set(context, attributes, crash_record_rules);
 }
 
 LoadedProfile decode_profile(AttributeStream attributes, std::string_view context)

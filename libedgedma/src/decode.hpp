@@ -15,6 +15,7 @@
 
 #include <linux/netlink.h>
 
+#include <edgedma/crash.hpp>
 #include <edgedma/info.hpp>
 #include <edgedma/records.hpp>
 #include <edgedma/profile.hpp>
@@ -73,6 +74,10 @@ Snapshot decode_snapshot(AttributeStream record, std::string_view context);
 SnapshotHeader decode_snapshot_header(AttributeStream attributes, std::string_view context);
 // The SNAPSHOT_TAKE reply: the seq of the snapshot taken.
 std::uint64_t decode_snapshot_taken(AttributeStream attributes, std::string_view context);
+
+// The CRASH_REGION_GET reply, and a message of the CRASH_RECORDS_GET dump.
+CrashRegion decode_crash_region(AttributeStream attributes, std::string_view context);
+CrashRecordEntry decode_crash_record_entry(AttributeStream attributes, std::string_view context);
 
 // A PROFILE_GET message: a whole profile (do) or its summary (dump).
 LoadedProfile decode_profile(AttributeStream attributes, std::string_view context);

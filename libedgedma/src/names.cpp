@@ -44,6 +44,10 @@ constexpr std::uint32_t first_iommu_domain = EDGEDMA_IOMMU_DOMAIN_NONE;
 constexpr std::uint32_t last_iommu_domain = EDGEDMA_IOMMU_DOMAIN_OTHER;
 constexpr std::uint32_t first_memtype = EDGEDMA_MEMTYPE_WRITE_BACK;
 constexpr std::uint32_t last_memtype = EDGEDMA_MEMTYPE_OTHER;
+constexpr std::uint32_t first_crash_region_state = EDGEDMA_CRASH_REGION_OFF;
+constexpr std::uint32_t last_crash_region_state = EDGEDMA_CRASH_REGION_CORRUPT;
+constexpr std::uint32_t first_crash_record_state = EDGEDMA_CRASH_RECORD_INTACT;
+constexpr std::uint32_t last_crash_record_state = EDGEDMA_CRASH_RECORD_CORRUPT;
 
 constexpr std::string_view name_of(edgedma_finding_kind kind)
 {
@@ -72,6 +76,26 @@ constexpr std::string_view name_of(edgedma_finding_kind kind)
 }
 
 // The DMA-API function a driver calls, as the kernel's own messages name it.
+constexpr std::string_view name_of(edgedma_crash_region_state state)
+{
+	switch (state) {
+	case EDGEDMA_CRASH_REGION_OFF: return "off";
+	case EDGEDMA_CRASH_REGION_EMPTY: return "empty";
+	case EDGEDMA_CRASH_REGION_VALID: return "valid";
+	case EDGEDMA_CRASH_REGION_CORRUPT: return "corrupt";
+	}
+	return {};
+}
+
+constexpr std::string_view name_of(edgedma_crash_record_state state)
+{
+	switch (state) {
+	case EDGEDMA_CRASH_RECORD_INTACT: return "intact";
+	case EDGEDMA_CRASH_RECORD_CORRUPT: return "corrupt";
+	}
+	return {};
+}
+
 constexpr std::string_view name_of(edgedma_call_kind call)
 {
 	switch (call) {
@@ -349,6 +373,11 @@ static_assert(all_named<edgedma_access>(first_access, last_access));
 static_assert(first_iommu_domain == 1 && first_memtype == 1);
 static_assert(all_named<edgedma_iommu_domain>(first_iommu_domain, last_iommu_domain));
 static_assert(all_named<edgedma_memtype>(first_memtype, last_memtype));
+static_assert(first_crash_region_state == 1 && first_crash_record_state == 1);
+static_assert(all_named<edgedma_crash_region_state>(first_crash_region_state,
+						    last_crash_region_state));
+static_assert(all_named<edgedma_crash_record_state>(first_crash_record_state,
+						    last_crash_record_state));
 static_assert(all_bits_named<edgedma_page_flag>(known_page_flags));
 static_assert(all_bits_named<edgedma_register_flag>(known_register_flags));
 static_assert(all_bits_named<edgedma_chain_walk>(known_walk_flags));
@@ -450,6 +479,20 @@ std::optional<std::uint32_t> coherency_from_name(std::string_view name)
 std::string coherency_label(std::uint32_t coherency)
 {
 	return label(coherency_name(coherency), "coherency", coherency);
+}
+
+std::string crash_region_state_label(std::uint32_t state)
+{
+	return label(lookup<edgedma_crash_region_state>(state, first_crash_region_state,
+							last_crash_region_state),
+		     "state", state);
+}
+
+std::string crash_record_state_label(std::uint32_t state)
+{
+	return label(lookup<edgedma_crash_record_state>(state, first_crash_record_state,
+							last_crash_record_state),
+		     "state", state);
 }
 
 std::optional<std::string_view> snapshot_trigger_name(std::uint32_t trigger)

@@ -32,6 +32,7 @@ _edgedma_options() {
 	record) echo "--output --duration --device --no-map-events --help" ;;
 	replay) echo "--json --buckets --help" ;;
 	explain) echo "--json --help" ;;
+	collect) echo "--keep --json --help" ;;
 	report) echo "--html --trace --json --buckets --help" ;;
 	esac
 }
@@ -144,7 +145,7 @@ _edgedma() {
 	case $command in
 	'')
 		COMPREPLY=($(compgen -W "status findings watch mappings devices policy snapshot profile
-			record replay explain report" -- "$cur")) ;;
+			record replay explain report collect" -- "$cur")) ;;
 	policy)
 		COMPREPLY=($(compgen -W "set get list del" -- "$cur")) ;;
 	snapshot)
@@ -161,6 +162,9 @@ _edgedma() {
 		COMPREPLY=($(compgen -W "$(_edgedma_devices)" -- "$cur")) ;;
 	replay | explain)
 		_edgedma_files "$cur" ;;
+	collect)
+		compopt -o filenames 2>/dev/null
+		COMPREPLY=($(compgen -d -- "$cur")) ;;
 	report)
 		COMPREPLY=($(compgen -W "live" -- "$cur"))
 		_edgedma_files "$cur" ;;

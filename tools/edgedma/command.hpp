@@ -41,5 +41,6 @@ Action setup_record(CLI::App &command);
 Action setup_report(CLI::App &command);
 Action setup_replay(CLI::App &command);
 Action setup_explain(CLI::App &command);
+Action setup_collect(CLI::App &command);
 
 } // namespace edgedma::cli

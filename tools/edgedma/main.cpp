@@ -39,6 +39,8 @@ constexpr Subcommand subcommands[] = {
 	{"replay", "Analyse a recording offline, without the module", setup_replay},
 	{"explain", "Explain saved snapshots (a recording, a snapshot file) without the module",
 	 setup_explain},
+	{"collect", "Save the snapshots an earlier boot's oops or panic left in the crash region",
+	 setup_collect},
 };
 
 constexpr int exit_failure = 1;

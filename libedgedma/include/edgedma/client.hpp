@@ -11,6 +11,7 @@
 #include <edgedma/info.hpp>
 #include <edgedma/profile.hpp>
 #include <edgedma/records.hpp>
+#include <edgedma/crash.hpp>
 #include <edgedma/snapshot.hpp>
 
 namespace edgedma {
@@ -121,6 +122,22 @@ public:
 	LoadedProfile profile_get(const std::string &name);
 	// Removes a profile; ENOENT when there is none of that name.
 	void profile_del(const std::string &name);
+
+	// The crash region (crash.hpp), with the same refusal from a module
+	// too old to keep one.
+	//
+	// What the module found in it (state "off" without one).
+	CrashRegion crash_region();
+	// Every record found in it, in its order, intact or not.
+	std::vector<CrashRecordEntry> crash_records();
+	// One intact record by its index, whole: the snapshot an earlier boot
+	// stored, its bytes as they were written. ENOENT past the last record,
+	// EBADMSG for a corrupt one, EAGAIN when the region changed meanwhile.
+	Snapshot crash_record(std::uint32_t index);
+	// Erases the region's header; with boot_id, only while the region
+	// holds what that load wrote (ESTALE otherwise: an oops wrote it since
+	// it was read). ENODEV without a region.
+	void crash_records_clear(std::optional<std::uint64_t> boot_id = std::nullopt);
 
 private:
 	MapEventsState map_events_request(std::optional<bool> enable);

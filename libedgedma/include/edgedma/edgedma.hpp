@@ -3,6 +3,7 @@
 
 // Everything a libedgedma user needs.
 #include <edgedma/client.hpp>
+#include <edgedma/crash.hpp>
 #include <edgedma/cross_view.hpp>
 #include <edgedma/culprit.hpp>
 #include <edgedma/error.hpp>

@@ -46,6 +46,11 @@ EDGEDMA_API std::optional<std::string_view> coherency_name(std::uint32_t coheren
 EDGEDMA_API std::optional<std::uint32_t> coherency_from_name(std::string_view name);
 EDGEDMA_API std::string coherency_label(std::uint32_t coherency); // or "coherency-N"
 
+// enum edgedma_crash_region_state ("off", "empty", "valid", "corrupt") and
+// enum edgedma_crash_record_state ("intact", "corrupt"), or "state-N".
+EDGEDMA_API std::string crash_region_state_label(std::uint32_t state);
+EDGEDMA_API std::string crash_record_state_label(std::uint32_t state);
+
 // enum edgedma_snapshot_trigger: "manual", "iommu-fault", "controller-error",
 // "oops", "panic", "finding"
 EDGEDMA_API std::optional<std::string_view> snapshot_trigger_name(std::uint32_t trigger);

@@ -209,6 +209,33 @@
  *   request:  EDGEDMA_A_ERROR_HOOK_SYMBOL, [EDGEDMA_A_ERROR_HOOK_DEVICE]
  *             (without it, every hook on the function)
  *
+ * EDGEDMA_CMD_CRASH_REGION_GET (do, CAP_SYS_ADMIN)
+ *   reply:    EDGEDMA_A_CRASH_REGION_STATE (u32, enum
+ *             edgedma_crash_region_state); with a region: REGION_PHYS,
+ *             REGION_SIZE; with a valid header: BOOT_ID, WRITTEN_NS,
+ *             RECORDS, INTACT, CORRUPT; REASON when the header or a record
+ *             is corrupt (the first problem). Validated at load, and again
+ *             after this boot wrote the region (an oops the kernel survived).
+ *
+ * EDGEDMA_CMD_CRASH_RECORDS_GET (do and dump, CAP_SYS_ADMIN)
+ *   dump:     one message per record found in the region, in its order:
+ *             INDEX, SEQ, RECORD_STATE (enum edgedma_crash_record_state),
+ *             LENGTH, and REASON when corrupt. A walk that met a record
+ *             it cannot step over ends with that record.
+ *   do:       EDGEDMA_A_CRASH_INDEX -> the record, an intact one: its
+ *             bytes after the generic netlink header, the snapshot record
+ *             SNAPSHOT_GET gives (EDGEDMA_A_SNAPSHOT_* attributes), its CRC
+ *             checked again as it is copied. -ENOENT past the last record,
+ *             -EBADMSG for a corrupt one, -EAGAIN when the region changed
+ *             while it was read.
+ *
+ * EDGEDMA_CMD_CRASH_RECORDS_CLEAR (do, CAP_SYS_ADMIN)
+ *   request:  [EDGEDMA_A_CRASH_BOOT_ID] clear only while the region holds
+ *             what that load wrote (-ESTALE otherwise): what a collector
+ *             read, not records a later oops wrote since
+ *   The region's header is erased; the next load finds no records.
+ *   -ENODEV without a region.
+ *
  * A snapshot record is one stream of EDGEDMA_A_SNAPSHOT_* attributes that
  * every carrier holds unchanged (netlink, devcoredump, the crash region,
  * recordings). Its u64 values are not padded: read them with memcpy.
@@ -269,6 +296,21 @@ struct edgedma_crash_record {
 	__u64 seq;		/* the snapshot's */
 	__u32 length;		/* bytes of the record that follows */
 	__u32 crc;		/* of those bytes */
+};
+
+/* What the module found in its crash region (CRASH_REGION_GET). */
+enum edgedma_crash_region_state {
+	EDGEDMA_CRASH_REGION_OFF = 1,	/* no crash_region parameter */
+	EDGEDMA_CRASH_REGION_EMPTY,	/* no header: nothing written, or cleared */
+	EDGEDMA_CRASH_REGION_VALID,	/* a valid header; its records follow */
+	EDGEDMA_CRASH_REGION_CORRUPT,	/* a header that fails its CRC, or of
+					 * another format: REASON says */
+};
+
+/* One record of the region (CRASH_RECORDS_GET). */
+enum edgedma_crash_record_state {
+	EDGEDMA_CRASH_RECORD_INTACT = 1,
+	EDGEDMA_CRASH_RECORD_CORRUPT,	/* REASON says how */
 };
 
 /* Ways the module can attach to the DMA-mapping API (flags). */
@@ -1001,6 +1043,28 @@ enum {
 	EDGEDMA_A_ERROR_HOOK_MAX = (__EDGEDMA_A_ERROR_HOOK_MAX - 1)
 };
 
+/* The crash region and its records (CRASH_*). */
+enum {
+	EDGEDMA_A_CRASH_PAD = 1,
+	EDGEDMA_A_CRASH_REGION_STATE,	/* u32, enum edgedma_crash_region_state */
+	EDGEDMA_A_CRASH_REGION_PHYS,	/* u64, its physical address */
+	EDGEDMA_A_CRASH_REGION_SIZE,	/* u64, bytes */
+	EDGEDMA_A_CRASH_REASON,		/* string, what is corrupt and how */
+	EDGEDMA_A_CRASH_BOOT_ID,	/* u64, random per load: the load that
+					 * wrote the records */
+	EDGEDMA_A_CRASH_WRITTEN_NS,	/* u64, CLOCK_REALTIME ns of the write */
+	EDGEDMA_A_CRASH_RECORDS,	/* u32, records the header counts */
+	EDGEDMA_A_CRASH_INTACT,		/* u32, of those, intact */
+	EDGEDMA_A_CRASH_CORRUPT,	/* u32, corrupt or not reached */
+	EDGEDMA_A_CRASH_INDEX,		/* u32, a record's place, from 0 */
+	EDGEDMA_A_CRASH_RECORD_STATE,	/* u32, enum edgedma_crash_record_state */
+	EDGEDMA_A_CRASH_SEQ,		/* u64, the snapshot's seq in its boot */
+	EDGEDMA_A_CRASH_LENGTH,		/* u32, bytes of the record */
+
+	__EDGEDMA_A_CRASH_MAX,
+	EDGEDMA_A_CRASH_MAX = (__EDGEDMA_A_CRASH_MAX - 1)
+};
+
 enum {
 	EDGEDMA_CMD_GET_INFO = 1,
 	EDGEDMA_CMD_GET_STATS,
@@ -1023,6 +1087,9 @@ enum {
 	EDGEDMA_CMD_ERROR_HOOK_SET,
 	EDGEDMA_CMD_ERROR_HOOK_GET,
 	EDGEDMA_CMD_ERROR_HOOK_DEL,
+	EDGEDMA_CMD_CRASH_REGION_GET,
+	EDGEDMA_CMD_CRASH_RECORDS_GET,
+	EDGEDMA_CMD_CRASH_RECORDS_CLEAR,
 
 	__EDGEDMA_CMD_MAX,
 	EDGEDMA_CMD_MAX = (__EDGEDMA_CMD_MAX - 1)
