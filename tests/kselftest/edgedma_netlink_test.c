@@ -876,4 +876,124 @@ TEST_F(edgedma, policy_owned_hash_max_bounded)
 	}
 }
 
+/* ---- the crash region, on a module loaded without one ---------------------- */
+
+struct crash_reply {
+	__u16 family;
+	unsigned int replies;
+	__u32 state;
+	bool has_state, has_phys, has_size, has_boot_id;
+	char bad[128];
+};
+
+static int crash_reply_fn(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[EDGEDMA_A_CRASH_MAX + 1];
+	struct crash_reply *r = arg;
+	const void *attrs;
+	size_t len;
+
+	if (nlh->nlmsg_type != r->family)
+		return reply_bad(r->bad, sizeof(r->bad), "%s", "reply from another family");
+	attrs = genl_attrs(nlh, 0, &len);
+	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_CRASH_MAX))
+		return reply_bad(r->bad, sizeof(r->bad), "%s", "reply attributes do not parse");
+	r->replies++;
+	r->has_state = tb[EDGEDMA_A_CRASH_REGION_STATE] &&
+		       nl_attr_u32(tb[EDGEDMA_A_CRASH_REGION_STATE], &r->state);
+	r->has_phys = tb[EDGEDMA_A_CRASH_REGION_PHYS];
+	r->has_size = tb[EDGEDMA_A_CRASH_REGION_SIZE];
+	r->has_boot_id = tb[EDGEDMA_A_CRASH_BOOT_ID];
+	return 0;
+}
+
+/* CRASH_REGION_GET's state; skips the test when the module has a region. */
+static bool crash_region_off(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(edgedma) *self)
+{
+	struct crash_reply r = { .family = self->fam.id };
+	struct nl_answer ans;
+	int err;
+
+	err = genl_call(&self->sk, self->fam.id, EDGEDMA_CMD_CRASH_REGION_GET, 0,
+			crash_reply_fn, &r, &ans);
+	if (err || ans.error || r.bad[0] || r.replies != 1 || !r.has_state) {
+		TH_LOG("CRASH_REGION_GET: %s, %s, %u replies, %s", strerror(-err),
+		       nl_answer_str(&ans, self->buf, sizeof(self->buf)), r.replies,
+		       r.has_state ? "a state" : "no state");
+		return false;
+	}
+	EXPECT_TRUE(r.state >= EDGEDMA_CRASH_REGION_OFF && r.state <= EDGEDMA_CRASH_REGION_CORRUPT)
+		TH_LOG("REGION_STATE %u is no enum edgedma_crash_region_state", r.state);
+	if (r.state == EDGEDMA_CRASH_REGION_OFF) {
+		EXPECT_FALSE(r.has_phys || r.has_size || r.has_boot_id)
+			TH_LOG("a module without a region told where or whose it is");
+	}
+	return r.state == EDGEDMA_CRASH_REGION_OFF;
+}
+
+/*
+ * Without a crash_region parameter: the region reads "off", no record is
+ * listed or given, clearing is refused with -ENODEV and a message, and an
+ * attribute a command does not take is rejected, pointing at it.
+ */
+TEST_F(edgedma, crash_commands_without_a_region)
+{
+	struct crash_reply r = { .family = self->fam.id };
+	struct nl_answer ans;
+	struct nl_msg m;
+	__u64 seq = 1;
+	int off, err;
+
+	REQUIRE_EDGEDMA();
+	if (!priv_has_cap(CAP_SYS_ADMIN))
+		SKIP(return, "%s: needs CAP_SYS_ADMIN", _metadata->name);
+	ASSERT_TRUE(find_op(&self->fam, EDGEDMA_CMD_CRASH_REGION_GET) &&
+		    find_op(&self->fam, EDGEDMA_CMD_CRASH_RECORDS_GET) &&
+		    find_op(&self->fam, EDGEDMA_CMD_CRASH_RECORDS_CLEAR))
+		TH_LOG("the family does not list the CRASH_* commands");
+	if (!crash_region_off(_metadata, self))
+		SKIP(return, "%s: the module was loaded with a crash region", _metadata->name);
+
+	err = genl_call(&self->sk, self->fam.id, EDGEDMA_CMD_CRASH_RECORDS_GET, NLM_F_DUMP,
+			crash_reply_fn, &r, &ans);
+	ASSERT_EQ(0, err);
+	EXPECT_EQ(0, ans.error) TH_LOG("CRASH_RECORDS_GET dump: %s",
+				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	EXPECT_EQ(0U, ans.replies) TH_LOG("records listed without a region");
+
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_CRASH_RECORDS_GET, 1);
+	off = nl_put_u32(&m, EDGEDMA_A_CRASH_INDEX, 0);
+	ASSERT_LE(0, off);
+	ASSERT_EQ(0, nl_transact(&self->sk, &m, NULL, NULL, &ans));
+	TH_LOG("CRASH_RECORDS_GET index 0: %s", nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	EXPECT_EQ(-ENOENT, ans.error);
+	EXPECT_TRUE(ans.has_msg && ans.has_offs && ans.offs == (__u32)off);
+	EXPECT_EQ(0U, ans.replies);
+
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_CRASH_RECORDS_GET, 1);
+	ASSERT_EQ(0, nl_transact(&self->sk, &m, NULL, NULL, &ans));
+	TH_LOG("CRASH_RECORDS_GET without an index: %s",
+	       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	EXPECT_EQ(-EINVAL, ans.error);
+	EXPECT_TRUE(ans.has_msg);
+
+	err = genl_call(&self->sk, self->fam.id, EDGEDMA_CMD_CRASH_RECORDS_CLEAR, 0,
+			NULL, NULL, &ans);
+	ASSERT_EQ(0, err);
+	TH_LOG("CRASH_RECORDS_CLEAR: %s", nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	EXPECT_EQ(-ENODEV, ans.error);
+	EXPECT_TRUE(ans.has_msg && strstr(ans.msg, "crash_region="))
+		TH_LOG("the refusal must say how to get a region");
+
+	/* SEQ is the dump's, not a CLEAR request's: strict validation refuses it. */
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_CRASH_RECORDS_CLEAR, 1);
+	off = nl_put(&m, EDGEDMA_A_CRASH_SEQ, &seq, sizeof(seq));
+	ASSERT_LE(0, off);
+	ASSERT_EQ(0, nl_transact(&self->sk, &m, NULL, NULL, &ans));
+	TH_LOG("CRASH_RECORDS_CLEAR with SEQ: %s", nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	EXPECT_EQ(-EINVAL, ans.error);
+	EXPECT_TRUE(ans.has_offs && ans.offs == (__u32)off);
+}
+
 TEST_HARNESS_MAIN
