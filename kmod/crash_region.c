@@ -327,34 +327,25 @@ int edgedma_crash_records_clear(const u64 *boot_id)
 	return err;
 }
 
-int edgedma_crash_region_init(void)
+/* Map @size bytes at @phys (@what: where they were named) and validate them. */
+static int edgedma_region_setup(u64 phys, u64 size, const char *what)
 {
-	unsigned long long size, phys;
-	char *end;
-
-	if (!crash_region || !*crash_region)
-		return 0;
-	size = memparse(crash_region, &end);
-	if (*end != '@' || kstrtoull(end + 1, 0, &phys)) {
-		pr_err("crash_region=%s: give SIZE@PHYS, e.g. 1M@0x30000000\n", crash_region);
-		return -EINVAL;
-	}
 	if (size < EDGEDMA_CRASH_REGION_MIN || size > EDGEDMA_CRASH_REGION_MAX ||
 	    !PAGE_ALIGNED(size) || !PAGE_ALIGNED(phys) || phys + size < phys) {
-		pr_err("crash_region=%s: the size must be 64K to 64M, size and address page aligned\n",
-		       crash_region);
+		pr_err("%s: the size must be 64K to 64M, size and address page aligned\n",
+		       what);
 		return -ERANGE;
 	}
 	/* RAM the kernel uses would be overwritten under its feet. */
 	if (region_intersects(phys, size, IORESOURCE_SYSTEM_RAM, IORES_DESC_NONE) !=
 	    REGION_DISJOINT) {
-		pr_err("crash_region=%s: that is RAM the kernel uses; reserve it (memmap=, or a no-map reserved-memory node)\n",
-		       crash_region);
+		pr_err("%s: that is RAM the kernel uses; reserve it (memmap=, or a no-map reserved-memory node)\n",
+		       what);
 		return -EINVAL;
 	}
 	edgedma_region = memremap(phys, size, MEMREMAP_WC);
 	if (!edgedma_region) {
-		pr_err("crash_region=%s: cannot map it write-combining\n", crash_region);
+		pr_err("%s: cannot map it write-combining\n", what);
 		return -ENOMEM;
 	}
 	edgedma_region_phys = phys;
@@ -365,6 +356,34 @@ int edgedma_crash_region_init(void)
 	edgedma_region_devcoredumps();
 	mutex_unlock(&edgedma_crash_lock);
 	return 0;
+}
+
+int edgedma_crash_region_init(void)
+{
+	unsigned long long size, phys;
+	char what[64];
+	char *end;
+
+	if (!crash_region || !*crash_region)
+		return 0;
+	size = memparse(crash_region, &end);
+	if (*end != '@' || kstrtoull(end + 1, 0, &phys)) {
+		pr_err("crash_region=%s: give SIZE@PHYS, e.g. 1M@0x30000000\n", crash_region);
+		return -EINVAL;
+	}
+	snprintf(what, sizeof(what), "crash_region=%s", crash_region);
+	return edgedma_region_setup(phys, size, what);
+}
+
+int edgedma_crash_region_from_dt(u64 phys, u64 size)
+{
+	char what[64];
+
+	/* The parameter wins: it is what the user gave this load. */
+	if (edgedma_region)
+		return 0;
+	snprintf(what, sizeof(what), "device-tree memory-region %#llx+%#llx", phys, size);
+	return edgedma_region_setup(phys, size, what);
 }
 
 void edgedma_crash_region_exit(void)

@@ -37,6 +37,11 @@ struct edgedma_crash_entry {
  */
 int edgedma_crash_region_init(void);
 void edgedma_crash_region_exit(void);
+/*
+ * The same for a region the device tree names (memory-region), unless the
+ * crash_region parameter gave one. Before the crash triggers start.
+ */
+int edgedma_crash_region_from_dt(u64 phys, u64 size);
 
 /*
  * Write every stored snapshot that fits into the region, newest first.

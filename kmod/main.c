@@ -15,6 +15,7 @@
 #include "checks.h"
 #include "compat.h"
 #include "crash_region.h"
+#include "devicetree.h"
 #include "devices.h"
 #include "edgedma.h"
 #include "findings.h"
@@ -80,6 +81,9 @@ static int __init edgedma_init(void)
 	err = edgedma_crash_region_init();
 	if (err)
 		goto err_store;
+	err = edgedma_dt_init();
+	if (err)
+		goto err_crash_region;
 	edgedma_iommu_fault_start();
 	edgedma_crash_triggers_start();
 	err = edgedma_hook_start();
@@ -101,6 +105,8 @@ err_triggers:
 	edgedma_iommu_fault_stop();
 	edgedma_error_hooks_exit();
 	edgedma_profiles_exit();
+	edgedma_dt_exit();
+err_crash_region:
 	edgedma_crash_region_exit();
 err_store:
 	edgedma_snapshot_store_exit();
@@ -135,6 +141,7 @@ static void __exit edgedma_exit(void)
 	edgedma_iommu_fault_stop();
 	edgedma_error_hooks_exit();
 	edgedma_profiles_exit();
+	edgedma_dt_exit();
 	edgedma_crash_region_exit();
 	edgedma_snapshot_store_exit();
 	edgedma_sync_visible_exit();

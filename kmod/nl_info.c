@@ -7,6 +7,7 @@
 #include <uapi/linux/edgedma.h>
 
 #include "checks.h"
+#include "devicetree.h"
 #include "devices.h"
 #include "edgedma.h"
 #include "finding_sites.h"
@@ -23,7 +24,9 @@
 int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 {
 	struct new_utsname *uts = utsname();
+	u32 policies, refused;
 	struct sk_buff *msg;
+	char node[96];
 	void *hdr;
 
 	msg = edgedma_nl_reply_new(info, EDGEDMA_CMD_GET_INFO, &hdr);
@@ -44,6 +47,11 @@ int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, EDGEDMA_A_INFO_HOOK_MODE, edgedma_hook_mode_active()) ||
 	    nla_put_string(msg, EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS,
 			   edgedma_iommu_fault_hooks()))
+		return edgedma_nl_reply_overflow(msg, info);
+	if (edgedma_dt_bound(node, sizeof(node), &policies, &refused) &&
+	    (nla_put_string(msg, EDGEDMA_A_INFO_DT_NODE, node) ||
+	     nla_put_u32(msg, EDGEDMA_A_INFO_DT_POLICIES, policies) ||
+	     nla_put_u32(msg, EDGEDMA_A_INFO_DT_REFUSED, refused)))
 		return edgedma_nl_reply_overflow(msg, info);
 
 	return edgedma_nl_reply_send(msg, hdr, info);

@@ -342,10 +342,14 @@ TEST_F(edgedma, get_info_answers)
 	REQUIRE_EDGEDMA();
 	get_info(_metadata, &self->sk, self->fam.id, &r);
 
-	for (type = 1; type <= EDGEDMA_A_INFO_MAX; type++)
+	/* The DT_* ones only when a device-tree node configured the module. */
+	for (type = 1; type < EDGEDMA_A_INFO_DT_NODE; type++)
 		EXPECT_TRUE(r.have[type])
 			TH_LOG("EDGEDMA_A_INFO_%s missing from the reply",
 			       info_name(type));
+	EXPECT_TRUE(r.have[EDGEDMA_A_INFO_DT_NODE] == r.have[EDGEDMA_A_INFO_DT_POLICIES] &&
+		    r.have[EDGEDMA_A_INFO_DT_NODE] == r.have[EDGEDMA_A_INFO_DT_REFUSED])
+		TH_LOG("DT_NODE, DT_POLICIES and DT_REFUSED come together or not at all");
 
 	TH_LOG("module %s, kernel %s, arch %s, record format %u, hook modes %#x, page size %u, cache line %u, DMA alignment %u",
 	       r.module_version, r.kernel_release, r.arch, r.record_format,

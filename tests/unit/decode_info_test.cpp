@@ -22,6 +22,9 @@ const Info sample_info{
 	.dma_alignment = 128,
 	.hook_mode = EDGEDMA_HOOK_MODE_KPROBE,
 	.iommu_fault_hooks = "arm_smmu_handle_evt,_dev_info",
+	.dt_node = std::nullopt,
+	.dt_policies = std::nullopt,
+	.dt_refused = std::nullopt,
 };
 
 #define NAMED(type) EDGEDMA_NAMED_ATTRIBUTE(type)
@@ -59,6 +62,12 @@ GenlMessage info_reply(const Info &info, std::optional<int> left_out = std::null
 		reply.put_u32(EDGEDMA_A_INFO_HOOK_MODE, info.hook_mode);
 	if (info.iommu_fault_hooks && wanted(EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS))
 		reply.put_string(EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS, *info.iommu_fault_hooks);
+	if (info.dt_node)
+		reply.put_string(EDGEDMA_A_INFO_DT_NODE, *info.dt_node);
+	if (info.dt_policies)
+		reply.put_u32(EDGEDMA_A_INFO_DT_POLICIES, *info.dt_policies);
+	if (info.dt_refused)
+		reply.put_u32(EDGEDMA_A_INFO_DT_REFUSED, *info.dt_refused);
 	return reply;
 }
 
@@ -99,6 +108,15 @@ TEST(DecodeInfo, SkipsAttributesItDoesNotKnow)
 		.put_u32(EDGEDMA_A_INFO_HOOK_MODE, sample_info.hook_mode)
 		.put_string(EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS, *sample_info.iommu_fault_hooks);
 	EXPECT_EQ(decode_info(reply.attributes()), sample_info);
+}
+
+TEST(DecodeInfo, ReadsTheDeviceTreeNodeThatConfiguredTheModule)
+{
+	Info configured = sample_info;
+	configured.dt_node = "/edgedma";
+	configured.dt_policies = 2;
+	configured.dt_refused = 1;
+	EXPECT_EQ(decode_info(info_reply(configured).attributes()), configured);
 }
 
 TEST(DecodeInfo, TakesAModuleWithoutIommuFaultHooks)

@@ -24,6 +24,9 @@ const Info sample_info{
 	.dma_alignment = 1,
 	.hook_mode = EDGEDMA_HOOK_MODE_TRACEPOINT,
 	.iommu_fault_hooks = std::nullopt, // a module from before they were caught
+	.dt_node = std::nullopt,
+	.dt_policies = std::nullopt,
+	.dt_refused = std::nullopt,
 };
 
 std::set<std::string> keys_of(const nlohmann::json &object)
@@ -299,6 +302,26 @@ TEST(StatusText, SaysNoneWithoutHookModesAndShowsStats)
 				   "unmaps of unseen maps:  6\n"
 				   "mapping events:         900 (12 dropped)\n"
 				   "kernel memory held:     3400000 bytes\n"));
+}
+
+TEST(Status, SaysWhichDeviceTreeNodeConfiguredTheModule)
+{
+	Info info = sample_info;
+	info.dt_node = "/edgedma";
+	info.dt_policies = 1;
+	info.dt_refused = 2;
+	EXPECT_TRUE(contains(status_text(info, std::nullopt),
+			     "configured by:          device tree /edgedma: 1 policy applied, 2 "
+			     "refused\n"))
+		<< status_text(info, std::nullopt);
+	auto parsed = nlohmann::json::parse(status_json(info, std::nullopt).dump());
+	EXPECT_EQ(parsed["device_tree"]["node"], "/edgedma");
+	EXPECT_EQ(parsed["device_tree"]["policies"], 1);
+	EXPECT_EQ(parsed["device_tree"]["refused"], 2);
+
+	EXPECT_FALSE(contains(status_text(sample_info, std::nullopt), "configured by"));
+	auto without = nlohmann::json::parse(status_json(sample_info, std::nullopt).dump());
+	EXPECT_FALSE(without.contains("device_tree"));
 }
 
 } // namespace

@@ -24,6 +24,12 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 	// Left out for an older module, as the newer counters below.
 	if (info.iommu_fault_hooks)
 		status["iommu_fault_hooks"] = *info.iommu_fault_hooks;
+	if (info.dt_node)
+		status["device_tree"] = {
+			{"node", *info.dt_node},
+			{"policies", info.dt_policies.value_or(0)},
+			{"refused", info.dt_refused.value_or(0)},
+		};
 	if (stats)
 		status["stats"] = {
 			{"requests", stats->requests},
@@ -94,6 +100,14 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 		line("IOMMU fault hooks", info.iommu_fault_hooks->empty()
 						  ? std::string("none (IOMMU faults not caught)")
 						  : *info.iommu_fault_hooks);
+	if (info.dt_node)
+		line("configured by", "device tree " + *info.dt_node + ": " +
+					      std::to_string(info.dt_policies.value_or(0)) +
+					      (info.dt_policies.value_or(0) == 1 ? " policy"
+										 : " policies") +
+					      " applied, " +
+					      std::to_string(info.dt_refused.value_or(0)) +
+					      " refused");
 	if (stats) {
 		line("requests handled", stats->requests);
 		line("requests rejected", stats->rejected);

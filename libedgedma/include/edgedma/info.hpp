@@ -28,6 +28,12 @@ struct Info {
 	// ("dmar_fault", "arm_smmu_handle_evt", ...); "" when nowhere, absent
 	// from older modules.
 	std::optional<std::string> iommu_fault_hooks;
+	// The device-tree node that configured the module (dts/bindings/
+	// edgedma.yaml), with its policies applied and its children refused;
+	// absent when none did.
+	std::optional<std::string> dt_node;
+	std::optional<std::uint32_t> dt_policies;
+	std::optional<std::uint32_t> dt_refused;
 
 	bool operator==(const Info &) const = default;
 };

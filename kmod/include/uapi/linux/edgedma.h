@@ -553,6 +553,11 @@ enum {
 						 * caught, comma-separated ("dmar_fault",
 						 * "arm_smmu_handle_evt", "_dev_info",
 						 * "io_page_fault"); "" when nowhere */
+	EDGEDMA_A_INFO_DT_NODE,		/* string, the device-tree node that
+					 * configured the module (absent: none) */
+	EDGEDMA_A_INFO_DT_POLICIES,	/* u32, with DT_NODE: its policies applied */
+	EDGEDMA_A_INFO_DT_REFUSED,	/* u32, with DT_NODE: its children refused
+					 * (the kernel log says why) */
 
 	__EDGEDMA_A_INFO_MAX,
 	EDGEDMA_A_INFO_MAX = (__EDGEDMA_A_INFO_MAX - 1)
