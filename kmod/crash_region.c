@@ -343,8 +343,17 @@ static int edgedma_region_setup(u64 phys, u64 size, const char *what)
 		       what);
 		return -EINVAL;
 	}
+	/*
+	 * Claimed, so that a ramoops (pstore) region or a driver given the
+	 * same RAM is refused, by it or by us, instead of both writing it.
+	 */
+	if (!request_mem_region(phys, size, "edgedma crash region")) {
+		pr_err("%s: another driver holds that RAM (ramoops? see /proc/iomem)\n", what);
+		return -EBUSY;
+	}
 	edgedma_region = memremap(phys, size, MEMREMAP_WC);
 	if (!edgedma_region) {
+		release_mem_region(phys, size);
 		pr_err("%s: cannot map it write-combining\n", what);
 		return -ENOMEM;
 	}
@@ -388,8 +397,10 @@ int edgedma_crash_region_from_dt(u64 phys, u64 size)
 
 void edgedma_crash_region_exit(void)
 {
-	if (edgedma_region)
+	if (edgedma_region) {
 		memunmap(edgedma_region);
+		release_mem_region(edgedma_region_phys, edgedma_region_size);
+	}
 	edgedma_region = NULL;
 	kvfree(edgedma_index);
 	edgedma_index = NULL;
