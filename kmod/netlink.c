@@ -194,9 +194,15 @@ static int edgedma_nl_pre_doit(const edgedma_genl_ops_t *ops,
 
 struct sk_buff *edgedma_nl_reply_new(struct genl_info *info, u8 cmd, void **hdr)
 {
+	return edgedma_nl_reply_new_sized(info, cmd, NLMSG_DEFAULT_SIZE, hdr);
+}
+
+struct sk_buff *edgedma_nl_reply_new_sized(struct genl_info *info, u8 cmd, size_t size,
+					   void **hdr)
+{
 	struct sk_buff *msg;
 
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	msg = genlmsg_new(size, GFP_KERNEL);
 	if (!msg) {
 		GENL_SET_ERR_MSG(info, "no memory for the reply");
 		return NULL;

@@ -76,6 +76,9 @@ void edgedma_nl_multicast(struct sk_buff *msg, unsigned int group);
 
 /* Replies to a do request; on failure the helpers say why in extack. */
 struct sk_buff *edgedma_nl_reply_new(struct genl_info *info, u8 cmd, void **hdr);
+/* The same with room for @size bytes of attributes (a whole record). */
+struct sk_buff *edgedma_nl_reply_new_sized(struct genl_info *info, u8 cmd, size_t size,
+					   void **hdr);
 int edgedma_nl_reply_send(struct sk_buff *msg, void *hdr, struct genl_info *info);
 int edgedma_nl_reply_overflow(struct sk_buff *msg, struct genl_info *info);
 

@@ -97,17 +97,9 @@ int edgedma_nl_crash_records_get(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack, index, "that record is corrupt (its REASON says how)");
 		return -EBADMSG;
 	}
-	msg = genlmsg_new(e.length, GFP_KERNEL);
-	if (!msg) {
-		GENL_SET_ERR_MSG(info, "no memory for the reply");
+	msg = edgedma_nl_reply_new_sized(info, EDGEDMA_CMD_CRASH_RECORDS_GET, e.length, &hdr);
+	if (!msg)
 		return -ENOMEM;
-	}
-	hdr = genlmsg_put_reply(msg, info, &edgedma_family, 0, EDGEDMA_CMD_CRASH_RECORDS_GET);
-	if (!hdr) {
-		nlmsg_free(msg);
-		GENL_SET_ERR_MSG(info, "reply header does not fit");
-		return -EMSGSIZE;
-	}
 	len = edgedma_crash_record_copy(e.index, skb_tail_pointer(msg), skb_tailroom(msg));
 	if (len < 0) {
 		nlmsg_free(msg);

@@ -75,17 +75,10 @@ int edgedma_nl_snapshot_get(struct sk_buff *skb, struct genl_info *info)
 	 * ack. A record written into the slot since is refused below.
 	 */
 	record_size = edgedma_snapshot_size(nla_get_u64(seq_attr));
-	msg = genlmsg_new(record_size ?: edgedma_snapshot_max_size(), GFP_KERNEL);
-	if (!msg) {
-		GENL_SET_ERR_MSG(info, "no memory for the reply");
+	msg = edgedma_nl_reply_new_sized(info, EDGEDMA_CMD_SNAPSHOT_GET,
+					 record_size ?: edgedma_snapshot_max_size(), &hdr);
+	if (!msg)
 		return -ENOMEM;
-	}
-	hdr = genlmsg_put_reply(msg, info, &edgedma_family, 0, EDGEDMA_CMD_SNAPSHOT_GET);
-	if (!hdr) {
-		nlmsg_free(msg);
-		GENL_SET_ERR_MSG(info, "reply header does not fit");
-		return -EMSGSIZE;
-	}
 	len = edgedma_snapshot_copy(nla_get_u64(seq_attr), skb_tail_pointer(msg),
 				    skb_tailroom(msg), false, NULL);
 	if (len < 0) {
