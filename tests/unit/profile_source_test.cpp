@@ -97,7 +97,7 @@ TEST(ProfileSource, EveryShippedProfileReadsFromSourceAndBlobAlike)
 		ASSERT_EQ(std::system(command.c_str()), 0) << command;
 		EXPECT_EQ(read_profile_file(blob), from_source);
 	}
-	EXPECT_GE(files, 2);
+	EXPECT_GE(files, 5);
 }
 
 TEST(ProfileSource, QemuEduCarriesItsRegistersAndTheirFields)
@@ -148,6 +148,36 @@ TEST(ProfileSource, E1000eCarriesBothRingsOfQueueZero)
 	EXPECT_EQ(tx.tail_reg, "tdt0");
 	EXPECT_EQ(tx.fields.at(1).role, static_cast<std::uint32_t>(EDGEDMA_DESC_ROLE_LENGTH));
 	EXPECT_EQ(nic.chains[1].start_reg, "rdbal0");
+}
+
+TEST(ProfileSource, SocProfilesMatchTheirControllersByCompatible)
+{
+	const std::pair<const char *, const char *> socs[] = {
+		{"tegra234-gpcdma.dts", "nvidia,tegra234-gpcdma"},
+		{"jh7110-axi-dmac.dts", "starfive,jh7110-axi-dma"},
+		{"rk3588-pl330.dts", "arm,pl330"},
+	};
+	for (const auto &[file, compatible] : socs) {
+		SCOPED_TRACE(file);
+		const Profile profile = read_profile_file(fs::path(EDGEDMA_PROFILE_DIR) / file).at(0);
+		EXPECT_EQ(profile.compatible, compatible);
+		EXPECT_LE(profile.registers.size(), 64u);
+	}
+	// The DW AXI DMAC's linked-list items, one list per channel: sar and
+	// dar are buffers, llp the next item (struct axi_dma_lli).
+	const Profile dmac =
+		read_profile_file(fs::path(EDGEDMA_PROFILE_DIR) / "jh7110-axi-dmac.dts").at(0);
+	ASSERT_EQ(dmac.chains.size(), 4u);
+	const DescriptorChain &lli = dmac.chains[0];
+	EXPECT_EQ(lli.kind, static_cast<std::uint32_t>(EDGEDMA_CHAIN_LIST));
+	EXPECT_EQ(lli.start_reg, "ch0-llp");
+	EXPECT_EQ(lli.desc_size, 64u);
+	ASSERT_GE(lli.fields.size(), 4u);
+	EXPECT_EQ(lli.fields[0], (DescriptorField{"sar", 0x00, 8, 0, std::nullopt,
+						  EDGEDMA_DESC_ROLE_ADDRESS}));
+	EXPECT_EQ(lli.fields[1].role, static_cast<std::uint32_t>(EDGEDMA_DESC_ROLE_ADDRESS));
+	EXPECT_EQ(lli.fields[3], (DescriptorField{"llp", 0x18, 8, 0, std::nullopt,
+						  EDGEDMA_DESC_ROLE_NEXT}));
 }
 
 TEST(ProfileSource, ReadsListsBitsRolesAndEveryMatch)
