@@ -214,11 +214,28 @@ static int edgedma_dt_apply(struct device *dev, struct device_node *np,
 	return err;
 }
 
+/* Set @rule for every name of string list @prop (devices or drivers). */
+static int edgedma_dt_apply_names(struct device *dev, struct device_node *np,
+				  struct edgedma_policy_rule *rule, const char *prop,
+				  bool is_driver, int *targets)
+{
+	int i, n = of_property_count_strings(np, prop), err;
+	const char *s;
+
+	for (i = 0; i < n && i < EDGEDMA_DT_TARGETS_MAX; i++) {
+		of_property_read_string_index(np, prop, i, &s);
+		err = edgedma_dt_apply(dev, np, rule, s, is_driver);
+		if (err)
+			return err;
+		(*targets)++;
+	}
+	return 0;
+}
+
 static int edgedma_dt_policy(struct device *dev, struct device_node *np)
 {
 	struct edgedma_policy_rule rule = {};
 	int i, n, err, targets = 0;
-	const char *s;
 
 	err = edgedma_dt_rule(dev, np, &rule);
 	if (err)
@@ -241,22 +258,10 @@ static int edgedma_dt_policy(struct device *dev, struct device_node *np)
 			return err;
 		targets++;
 	}
-	n = of_property_count_strings(np, "device-names");
-	for (i = 0; i < n && i < EDGEDMA_DT_TARGETS_MAX; i++) {
-		of_property_read_string_index(np, "device-names", i, &s);
-		err = edgedma_dt_apply(dev, np, &rule, s, false);
-		if (err)
-			return err;
-		targets++;
-	}
-	n = of_property_count_strings(np, "drivers");
-	for (i = 0; i < n && i < EDGEDMA_DT_TARGETS_MAX; i++) {
-		of_property_read_string_index(np, "drivers", i, &s);
-		err = edgedma_dt_apply(dev, np, &rule, s, true);
-		if (err)
-			return err;
-		targets++;
-	}
+	err = edgedma_dt_apply_names(dev, np, &rule, "device-names", false, &targets) ?:
+	      edgedma_dt_apply_names(dev, np, &rule, "drivers", true, &targets);
+	if (err)
+		return err;
 	if (!targets && !of_find_property(np, "devices", NULL)) {
 		dev_err(dev, "%pOF: name its devices (devices, device-names or drivers)\n", np);
 		return -EINVAL;
