@@ -11,11 +11,6 @@
 namespace edgedma::cli {
 namespace {
 
-nlohmann::ordered_json optional_json(const auto &value)
-{
-	return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
-}
-
 std::string region_where(const CrashRegion &region)
 {
 	std::string text = "crash region";
@@ -76,13 +71,13 @@ nlohmann::ordered_json crash_region_json(const CrashRegion &region)
 	return {
 		{"state", crash_region_state_label(region.state)},
 		{"phys", hex_or_null(region.phys)},
-		{"size", optional_json(region.size)},
+		{"size", or_null(region.size)},
 		{"boot_id", hex_or_null(region.boot_id)},
-		{"written_ns", optional_json(region.written_ns)},
-		{"records", optional_json(region.records)},
-		{"intact", optional_json(region.intact)},
-		{"corrupt", optional_json(region.corrupt)},
-		{"reason", optional_json(region.reason)},
+		{"written_ns", or_null(region.written_ns)},
+		{"records", or_null(region.records)},
+		{"intact", or_null(region.intact)},
+		{"corrupt", or_null(region.corrupt)},
+		{"reason", or_null(region.reason)},
 	};
 }
 
@@ -98,7 +93,7 @@ nlohmann::ordered_json collect_json(const CrashRegion &region,
 			{"seq", entry.seq},
 			{"state", crash_record_state_label(entry.state)},
 			{"length", entry.length},
-			{"reason", optional_json(entry.reason)},
+			{"reason", or_null(entry.reason)},
 			{"file", record.file.empty() ? nlohmann::ordered_json(nullptr)
 						     : nlohmann::ordered_json(record.file)},
 			{"device", header ? nlohmann::ordered_json(header->device) : nullptr},

@@ -34,6 +34,14 @@ std::uint64_t parse_dma_address(const std::string &text, const std::string &opti
 // among them) keep numbers as doubles and would round a kernel address.
 nlohmann::ordered_json hex_or_null(const std::optional<std::uint64_t> &value);
 
+// An optional value for JSON: the value, or null when absent.
+template <typename Value> nlohmann::ordered_json or_null(const std::optional<Value> &value)
+{
+	if (!value)
+		return nullptr;
+	return *value;
+}
+
 // A kernel code address for people: "symbol+0xoff/0xsize [module]", the raw
 // address where no symbol is known, "unknown" for 0 (the module could not
 // tell).

@@ -23,13 +23,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-template <typename Value> Json or_null(const std::optional<Value> &value)
-{
-	if (!value)
-		return nullptr;
-	return *value;
-}
-
 // A caller as the kernel named it when it took the snapshot, else as the
 // symbols name it now; null when neither can (address 0).
 Json caller_json(std::uint64_t address, const std::optional<std::string> &kernel_name,
