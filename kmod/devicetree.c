@@ -2,9 +2,10 @@
 /*
  * The device-tree binding (dts/bindings/edgedma.yaml): a platform driver
  * for the "edgedma,monitor" node. Probing it applies each policy-* child
- * as the policy rules netlink's POLICY_SET makes (policy.c), and takes the
- * crash region from memory-region unless the crash_region parameter gave
- * one. A property the binding does not have, or a value it does not
+ * as the policy rules netlink's POLICY_SET makes (policy.c), installs each
+ * profile-* child as PROFILE_SET would (devicetree_profiles.c), and takes
+ * the crash region from memory-region unless the crash_region parameter
+ * gave one. A property the binding does not have, or a value it does not
  * allow, refuses that policy with a message naming it; the others apply.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -50,7 +51,7 @@ static const char *const edgedma_dt_policy_props[] = {
 /* What the bound node said, for GET_INFO (edgedma status). */
 static DEFINE_MUTEX(edgedma_dt_lock);
 static char edgedma_dt_node[96];
-static unsigned int edgedma_dt_policies, edgedma_dt_refused;
+static unsigned int edgedma_dt_policies, edgedma_dt_profiles, edgedma_dt_refused;
 
 static int edgedma_dt_name_index(const char *const *names, unsigned int n, const char *s)
 {
@@ -272,7 +273,7 @@ static int edgedma_dt_policy(struct device *dev, struct device_node *np)
 static int edgedma_dt_probe(struct platform_device *pdev)
 {
 	struct device_node *np = pdev->dev.of_node, *child, *region;
-	unsigned int applied = 0, refused = 0;
+	unsigned int applied = 0, profiles = 0, refused = 0;
 	struct resource res;
 	char path[sizeof(edgedma_dt_node)];
 
@@ -288,6 +289,13 @@ static int edgedma_dt_probe(struct platform_device *pdev)
 	mutex_unlock(&edgedma_dt_lock);
 
 	for_each_child_of_node(np, child) {
+		if (!strncmp(child->name, "profile-", 8)) {
+			if (edgedma_dt_profile(&pdev->dev, child))
+				refused++;
+			else
+				profiles++;
+			continue;
+		}
 		if (strncmp(child->name, "policy-", 7)) {
 			dev_err(&pdev->dev, "%pOF: unknown node (dts/bindings/edgedma.yaml)\n",
 				child);
@@ -311,10 +319,11 @@ static int edgedma_dt_probe(struct platform_device *pdev)
 
 	mutex_lock(&edgedma_dt_lock);
 	edgedma_dt_policies = applied;
+	edgedma_dt_profiles = profiles;
 	edgedma_dt_refused = refused;
 	mutex_unlock(&edgedma_dt_lock);
-	dev_info(&pdev->dev, "configured by %pOF: %u policies applied, %u refused\n", np,
-		 applied, refused);
+	dev_info(&pdev->dev, "configured by %pOF: %u policies and %u profiles applied, %u refused\n",
+		 np, applied, profiles, refused);
 	return 0;
 }
 
@@ -323,6 +332,7 @@ static void edgedma_dt_forget(void)
 	mutex_lock(&edgedma_dt_lock);
 	edgedma_dt_node[0] = '\0';
 	edgedma_dt_policies = 0;
+	edgedma_dt_profiles = 0;
 	edgedma_dt_refused = 0;
 	mutex_unlock(&edgedma_dt_lock);
 }
@@ -346,7 +356,7 @@ static struct platform_driver edgedma_dt_driver = {
 	},
 };
 
-bool edgedma_dt_bound(char *node, size_t len, u32 *policies, u32 *refused)
+bool edgedma_dt_bound(char *node, size_t len, u32 *policies, u32 *profiles, u32 *refused)
 {
 	bool bound;
 
@@ -354,6 +364,7 @@ bool edgedma_dt_bound(char *node, size_t len, u32 *policies, u32 *refused)
 	bound = edgedma_dt_node[0];
 	strscpy(node, edgedma_dt_node, len);
 	*policies = edgedma_dt_policies;
+	*profiles = edgedma_dt_profiles;
 	*refused = edgedma_dt_refused;
 	mutex_unlock(&edgedma_dt_lock);
 	return bound;

@@ -13,13 +13,22 @@
 int edgedma_dt_init(void);
 void edgedma_dt_exit(void);
 
-/* The node that configured the module, its policies applied and refused. */
-bool edgedma_dt_bound(char *node, size_t len, u32 *policies, u32 *refused);
+/* The node that configured the module: its policies and profiles applied, its children refused. */
+bool edgedma_dt_bound(char *node, size_t len, u32 *policies, u32 *profiles, u32 *refused);
+
+struct device;
+struct device_node;
+/*
+ * Install profile node @np (a profile-* child of the monitor node) as
+ * PROFILE_SET would; 0, or -errno with the reason logged against @dev.
+ */
+int edgedma_dt_profile(struct device *dev, struct device_node *np);
 #else
 /* A kernel without device-tree support (x86 builds without CONFIG_OF). */
 static inline int edgedma_dt_init(void) { return 0; }
 static inline void edgedma_dt_exit(void) { }
-static inline bool edgedma_dt_bound(char *node, size_t len, u32 *policies, u32 *refused)
+static inline bool edgedma_dt_bound(char *node, size_t len, u32 *policies, u32 *profiles,
+				    u32 *refused)
 {
 	return false;
 }

@@ -24,7 +24,7 @@
 int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 {
 	struct new_utsname *uts = utsname();
-	u32 policies, refused;
+	u32 policies, profiles, refused;
 	struct sk_buff *msg;
 	char node[96];
 	void *hdr;
@@ -48,10 +48,11 @@ int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_string(msg, EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS,
 			   edgedma_iommu_fault_hooks()))
 		return edgedma_nl_reply_overflow(msg, info);
-	if (edgedma_dt_bound(node, sizeof(node), &policies, &refused) &&
+	if (edgedma_dt_bound(node, sizeof(node), &policies, &profiles, &refused) &&
 	    (nla_put_string(msg, EDGEDMA_A_INFO_DT_NODE, node) ||
 	     nla_put_u32(msg, EDGEDMA_A_INFO_DT_POLICIES, policies) ||
-	     nla_put_u32(msg, EDGEDMA_A_INFO_DT_REFUSED, refused)))
+	     nla_put_u32(msg, EDGEDMA_A_INFO_DT_REFUSED, refused) ||
+	     nla_put_u32(msg, EDGEDMA_A_INFO_DT_PROFILES, profiles)))
 		return edgedma_nl_reply_overflow(msg, info);
 
 	return edgedma_nl_reply_send(msg, hdr, info);

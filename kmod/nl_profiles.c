@@ -293,15 +293,71 @@ static int edgedma_parse_chain(const struct nlattr *attr, const struct edgedma_p
 	return 0;
 }
 
+int edgedma_profile_set_parts(struct edgedma_profile *p, const struct nlattr *attrs, int len,
+			      struct netlink_ext_ack *extack)
+{
+	struct edgedma_profile_summary sum;
+	const struct nlattr *a;
+	unsigned long slot = 0;
+	char name[EDGEDMA_PROFILE_NAME_LEN];
+	int err, rem, bound = 0;
+
+	nla_for_each_attr(a, attrs, len, rem) {
+		if (nla_type(a) != EDGEDMA_A_PROFILE_REGISTER)
+			continue;
+		if (p->nregs == EDGEDMA_PROFILE_REGS_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "a profile has at most 64 registers");
+			err = -EINVAL;
+			goto refused;
+		}
+		err = edgedma_parse_register(a, &p->regs[p->nregs], extack);
+		if (err)
+			goto refused;
+		p->nregs++;
+	}
+	if (!p->nregs) {
+		NL_SET_ERR_MSG(extack, "a profile needs at least one register (PROFILE_REGISTER)");
+		err = -EINVAL;
+		goto refused;
+	}
+	/* After the registers: chains name them. */
+	nla_for_each_attr(a, attrs, len, rem) {
+		if (nla_type(a) != EDGEDMA_A_PROFILE_CHAIN)
+			continue;
+		if (p->nchains == EDGEDMA_PROFILE_CHAINS_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "a profile has at most 4 chains");
+			err = -EINVAL;
+			goto refused;
+		}
+		err = edgedma_parse_chain(a, p, &p->chains[p->nchains], extack);
+		if (err)
+			goto refused;
+		p->nchains++;
+	}
+
+	strscpy(name, p->name, sizeof(name));
+	err = edgedma_profile_install(p, extack);
+	if (err)
+		return err;
+	/* Installed: p belongs to the table now, only its summary is read. */
+	while (edgedma_profile_next(&slot, &sum))
+		if (!strcmp(sum.name, name))
+			bound = sum.bound;
+	return bound;
+
+refused:
+	kvfree(p);
+	return err;
+}
+
 int edgedma_nl_profile_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **attrs = info->attrs;
 	struct edgedma_profile *p;
-	const struct nlattr *a;
 	struct sk_buff *msg;
 	unsigned int matches;
 	void *hdr;
-	int err, rem, bound;
+	int bound;
 
 	if (!attrs[EDGEDMA_A_PROFILE_NAME] || !nla_len(attrs[EDGEDMA_A_PROFILE_NAME]) ||
 	    !*(char *)nla_data(attrs[EDGEDMA_A_PROFILE_NAME])) {
@@ -330,58 +386,10 @@ int edgedma_nl_profile_set(struct sk_buff *skb, struct genl_info *info)
 		p->match = EDGEDMA_MATCH_DEVICE;
 		nla_strscpy(p->key, attrs[EDGEDMA_A_PROFILE_DEVICE], sizeof(p->key));
 	}
-	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(a) != EDGEDMA_A_PROFILE_REGISTER)
-			continue;
-		if (p->nregs == EDGEDMA_PROFILE_REGS_MAX) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a, "a profile has at most 64 registers");
-			kvfree(p);
-			return -EINVAL;
-		}
-		err = edgedma_parse_register(a, &p->regs[p->nregs], info->extack);
-		if (err) {
-			kvfree(p);
-			return err;
-		}
-		p->nregs++;
-	}
-	if (!p->nregs) {
-		GENL_SET_ERR_MSG(info, "a profile needs at least one register (PROFILE_REGISTER)");
-		kvfree(p);
-		return -EINVAL;
-	}
-	/* After the registers: chains name them. */
-	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
-		if (nla_type(a) != EDGEDMA_A_PROFILE_CHAIN)
-			continue;
-		if (p->nchains == EDGEDMA_PROFILE_CHAINS_MAX) {
-			NL_SET_ERR_MSG_ATTR(info->extack, a, "a profile has at most 4 chains");
-			kvfree(p);
-			return -EINVAL;
-		}
-		err = edgedma_parse_chain(a, p, &p->chains[p->nchains], info->extack);
-		if (err) {
-			kvfree(p);
-			return err;
-		}
-		p->nchains++;
-	}
-
-	err = edgedma_profile_install(p, info->extack);
-	if (err)
-		return err;
-	/* Installed: p belongs to the table now, only its summary is read. */
-	{
-		struct edgedma_profile_summary sum;
-		unsigned long slot = 0;
-		char name[EDGEDMA_PROFILE_NAME_LEN];
-
-		nla_strscpy(name, attrs[EDGEDMA_A_PROFILE_NAME], sizeof(name));
-		bound = 0;
-		while (edgedma_profile_next(&slot, &sum))
-			if (!strcmp(sum.name, name))
-				bound = sum.bound;
-	}
+	bound = edgedma_profile_set_parts(p, nlmsg_attrdata(info->nlhdr, GENL_HDRLEN),
+					  nlmsg_attrlen(info->nlhdr, GENL_HDRLEN), info->extack);
+	if (bound < 0)
+		return bound;
 	msg = edgedma_nl_reply_new(info, EDGEDMA_CMD_PROFILE_SET, &hdr);
 	if (!msg)
 		return -ENOMEM;
@@ -406,9 +414,6 @@ int edgedma_nl_profile_del(struct sk_buff *skb, struct genl_info *info)
 				    "no profile by that name");
 	return err;
 }
-
-/* The largest definition: 64 registers of 16 fields, 4 chains of 16. */
-#define EDGEDMA_PROFILE_DEFINITION_MAX	(96 * 1024)
 
 int edgedma_nl_profile_get(struct sk_buff *skb, struct genl_info *info)
 {

@@ -30,6 +30,8 @@ struct nlattr;
 #define EDGEDMA_CHAIN_DESCS_MAX		4096	/* MAX_DESCS and snapshot_descriptors */
 #define EDGEDMA_CHAIN_ALIGN_LOG2_MAX	16	/* ALIGN_LOG2: 64 KiB */
 #define EDGEDMA_NO_REG			0xff	/* a chain names no such register */
+/* The largest definition: 64 registers of 16 fields, 4 chains of 16. */
+#define EDGEDMA_PROFILE_DEFINITION_MAX	(96 * 1024)
 
 enum edgedma_profile_match {
 	EDGEDMA_MATCH_PCI_ID = 1,
@@ -118,6 +120,16 @@ void edgedma_profiles_exit(void);
  * -ENOSPC when all profile slots are used. Process context; takes @p.
  */
 int edgedma_profile_install(struct edgedma_profile *p, struct netlink_ext_ack *extack);
+/*
+ * The rest of a profile whose name and match @p holds: the REGISTER and
+ * CHAIN attributes of PROFILE_SET among the @len bytes at @attrs (others
+ * are skipped), each checked as nl_profiles.c's policies say, then
+ * installed. Netlink's PROFILE_SET and the device tree's profile nodes
+ * (devicetree_profiles.c) both come this way. Takes @p. Returns the number
+ * of devices bound, or -errno with @extack saying why. Process context.
+ */
+int edgedma_profile_set_parts(struct edgedma_profile *p, const struct nlattr *attrs, int len,
+			      struct netlink_ext_ack *extack);
 /* Remove the profile named @name; -ENOENT when none. Process context. */
 int edgedma_profile_remove(const char *name);
 /* What PROFILE_GET says of a profile. */

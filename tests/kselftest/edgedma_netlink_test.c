@@ -348,8 +348,9 @@ TEST_F(edgedma, get_info_answers)
 			TH_LOG("EDGEDMA_A_INFO_%s missing from the reply",
 			       info_name(type));
 	EXPECT_TRUE(r.have[EDGEDMA_A_INFO_DT_NODE] == r.have[EDGEDMA_A_INFO_DT_POLICIES] &&
-		    r.have[EDGEDMA_A_INFO_DT_NODE] == r.have[EDGEDMA_A_INFO_DT_REFUSED])
-		TH_LOG("DT_NODE, DT_POLICIES and DT_REFUSED come together or not at all");
+		    r.have[EDGEDMA_A_INFO_DT_NODE] == r.have[EDGEDMA_A_INFO_DT_REFUSED] &&
+		    r.have[EDGEDMA_A_INFO_DT_NODE] == r.have[EDGEDMA_A_INFO_DT_PROFILES])
+		TH_LOG("DT_NODE, DT_POLICIES, DT_REFUSED and DT_PROFILES come together or not at all");
 
 	TH_LOG("module %s, kernel %s, arch %s, record format %u, hook modes %#x, page size %u, cache line %u, DMA alignment %u",
 	       r.module_version, r.kernel_release, r.arch, r.record_format,

@@ -25,6 +25,7 @@ const Info sample_info{
 	.dt_node = std::nullopt,
 	.dt_policies = std::nullopt,
 	.dt_refused = std::nullopt,
+	.dt_profiles = std::nullopt,
 };
 
 #define NAMED(type) EDGEDMA_NAMED_ATTRIBUTE(type)
@@ -68,6 +69,8 @@ GenlMessage info_reply(const Info &info, std::optional<int> left_out = std::null
 		reply.put_u32(EDGEDMA_A_INFO_DT_POLICIES, *info.dt_policies);
 	if (info.dt_refused)
 		reply.put_u32(EDGEDMA_A_INFO_DT_REFUSED, *info.dt_refused);
+	if (info.dt_profiles)
+		reply.put_u32(EDGEDMA_A_INFO_DT_PROFILES, *info.dt_profiles);
 	return reply;
 }
 
@@ -116,6 +119,7 @@ TEST(DecodeInfo, ReadsTheDeviceTreeNodeThatConfiguredTheModule)
 	configured.dt_node = "/edgedma";
 	configured.dt_policies = 2;
 	configured.dt_refused = 1;
+	configured.dt_profiles = 1;
 	EXPECT_EQ(decode_info(info_reply(configured).attributes()), configured);
 }
 

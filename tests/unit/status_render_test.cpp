@@ -27,6 +27,7 @@ const Info sample_info{
 	.dt_node = std::nullopt,
 	.dt_policies = std::nullopt,
 	.dt_refused = std::nullopt,
+	.dt_profiles = std::nullopt,
 };
 
 std::set<std::string> keys_of(const nlohmann::json &object)
@@ -310,14 +311,16 @@ TEST(Status, SaysWhichDeviceTreeNodeConfiguredTheModule)
 	info.dt_node = "/edgedma";
 	info.dt_policies = 1;
 	info.dt_refused = 2;
+	info.dt_profiles = 3;
 	EXPECT_TRUE(contains(status_text(info, std::nullopt),
-			     "configured by:          device tree /edgedma: 1 policy applied, 2 "
-			     "refused\n"))
+			     "configured by:          device tree /edgedma: 1 policy and 3 profiles "
+			     "applied, 2 refused\n"))
 		<< status_text(info, std::nullopt);
 	auto parsed = nlohmann::json::parse(status_json(info, std::nullopt).dump());
 	EXPECT_EQ(parsed["device_tree"]["node"], "/edgedma");
 	EXPECT_EQ(parsed["device_tree"]["policies"], 1);
 	EXPECT_EQ(parsed["device_tree"]["refused"], 2);
+	EXPECT_EQ(parsed["device_tree"]["profiles"], 3);
 
 	EXPECT_FALSE(contains(status_text(sample_info, std::nullopt), "configured by"));
 	auto without = nlohmann::json::parse(status_json(sample_info, std::nullopt).dump());

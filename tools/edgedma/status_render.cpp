@@ -28,6 +28,7 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 		status["device_tree"] = {
 			{"node", *info.dt_node},
 			{"policies", info.dt_policies.value_or(0)},
+			{"profiles", info.dt_profiles.value_or(0)},
 			{"refused", info.dt_refused.value_or(0)},
 		};
 	if (stats)
@@ -100,14 +101,17 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 		line("IOMMU fault hooks", info.iommu_fault_hooks->empty()
 						  ? std::string("none (IOMMU faults not caught)")
 						  : *info.iommu_fault_hooks);
-	if (info.dt_node)
-		line("configured by", "device tree " + *info.dt_node + ": " +
-					      std::to_string(info.dt_policies.value_or(0)) +
-					      (info.dt_policies.value_or(0) == 1 ? " policy"
-										 : " policies") +
-					      " applied, " +
-					      std::to_string(info.dt_refused.value_or(0)) +
-					      " refused");
+	if (info.dt_node) {
+		auto count = [](std::uint32_t n, const char *one, const char *many) {
+			return std::to_string(n) + " " + (n == 1 ? one : many);
+		};
+		line("configured by",
+		     "device tree " + *info.dt_node + ": " +
+			     count(info.dt_policies.value_or(0), "policy", "policies") + " and " +
+			     count(info.dt_profiles.value_or(0), "profile", "profiles") +
+			     " applied, " + std::to_string(info.dt_refused.value_or(0)) +
+			     " refused");
+	}
 	if (stats) {
 		line("requests handled", stats->requests);
 		line("requests rejected", stats->rejected);

@@ -34,6 +34,7 @@ struct Info {
 	std::optional<std::string> dt_node;
 	std::optional<std::uint32_t> dt_policies;
 	std::optional<std::uint32_t> dt_refused;
+	std::optional<std::uint32_t> dt_profiles; // absent from modules before profiles in the DT
 
 	bool operator==(const Info &) const = default;
 };

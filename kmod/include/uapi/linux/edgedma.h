@@ -558,6 +558,8 @@ enum {
 	EDGEDMA_A_INFO_DT_POLICIES,	/* u32, with DT_NODE: its policies applied */
 	EDGEDMA_A_INFO_DT_REFUSED,	/* u32, with DT_NODE: its children refused
 					 * (the kernel log says why) */
+	EDGEDMA_A_INFO_DT_PROFILES,	/* u32, with DT_NODE: its controller
+					 * profiles installed */
 
 	__EDGEDMA_A_INFO_MAX,
 	EDGEDMA_A_INFO_MAX = (__EDGEDMA_A_INFO_MAX - 1)
