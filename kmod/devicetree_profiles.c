@@ -225,6 +225,7 @@ static int edgedma_dtp_register(struct edgedma_dtp *t, struct device_node *np)
 static const char *const edgedma_dtp_kinds[] = {
 	[EDGEDMA_CHAIN_RING] = "ring",
 	[EDGEDMA_CHAIN_LIST] = "list",
+	[EDGEDMA_CHAIN_PL330_PROGRAM] = "pl330-program",
 };
 static const char *const edgedma_dtp_roles[] = {
 	[EDGEDMA_DESC_ROLE_ADDRESS] = "address",

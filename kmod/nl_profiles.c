@@ -41,7 +41,8 @@ static const struct nla_policy edgedma_dfield_policy[EDGEDMA_A_DFIELD_MAX + 1] =
 
 static const struct nla_policy edgedma_chain_policy[EDGEDMA_A_CHAIN_MAX + 1] = {
 	[EDGEDMA_A_CHAIN_NAME] = { .type = NLA_NUL_STRING, .len = EDGEDMA_PROFILE_NAME_LEN - 1 },
-	[EDGEDMA_A_CHAIN_KIND] = NLA_POLICY_RANGE(NLA_U32, EDGEDMA_CHAIN_RING, EDGEDMA_CHAIN_LIST),
+	[EDGEDMA_A_CHAIN_KIND] = NLA_POLICY_RANGE(NLA_U32, EDGEDMA_CHAIN_RING,
+						  EDGEDMA_CHAIN_PL330_PROGRAM),
 	[EDGEDMA_A_CHAIN_START_REG] = { .type = NLA_NUL_STRING, .len = EDGEDMA_PROFILE_NAME_LEN - 1 },
 	[EDGEDMA_A_CHAIN_START_HI_REG] = { .type = NLA_NUL_STRING, .len = EDGEDMA_PROFILE_NAME_LEN - 1 },
 	[EDGEDMA_A_CHAIN_LENGTH_REG] = { .type = NLA_NUL_STRING, .len = EDGEDMA_PROFILE_NAME_LEN - 1 },
@@ -264,6 +265,16 @@ static int edgedma_parse_chain(const struct nlattr *attr, const struct edgedma_p
 			"chain %s: a ring needs LENGTH_REG or ENTRIES, not both", c->name);
 		return -EINVAL;
 	}
+	if (c->kind == EDGEDMA_CHAIN_PL330_PROGRAM &&
+	    (tb[EDGEDMA_A_CHAIN_LENGTH_REG] || !c->entries || c->entries > 64 ||
+	     tb[EDGEDMA_A_CHAIN_HEAD_REG] || tb[EDGEDMA_A_CHAIN_TAIL_REG] || c->flags ||
+	     !is_power_of_2(c->entries * c->desc_size))) {
+		edgedma_extack_attr_fmt(extack, attr,
+			"a program is ENTRIES blocks of DESC_SIZE bytes, a power of two in all, and no size, head, tail or flags",
+			"chain %s: a program needs ENTRIES (1 to 64) blocks of DESC_SIZE bytes, a power of two in all, and takes no LENGTH_REG, HEAD_REG, TAIL_REG or FLAGS",
+			c->name);
+		return -EINVAL;
+	}
 	if (c->kind == EDGEDMA_CHAIN_LIST &&
 	    (tb[EDGEDMA_A_CHAIN_LENGTH_REG] || tb[EDGEDMA_A_CHAIN_ENTRIES] ||
 	     tb[EDGEDMA_A_CHAIN_HEAD_REG] || tb[EDGEDMA_A_CHAIN_TAIL_REG] ||
@@ -283,6 +294,12 @@ static int edgedma_parse_chain(const struct nlattr *attr, const struct edgedma_p
 	}
 	for (i = 0, nexts = 0; i < c->nfields; i++)
 		nexts += c->fields[i].role == EDGEDMA_DESC_ROLE_NEXT;
+	if (c->kind == EDGEDMA_CHAIN_PL330_PROGRAM && c->nfields) {
+		edgedma_extack_attr_fmt(extack, attr,
+			"a program has no descriptor fields: its instructions are decoded",
+			"chain %s: a program takes no fields (DFIELD)", c->name);
+		return -EINVAL;
+	}
 	if (c->kind == EDGEDMA_CHAIN_LIST ? nexts != 1 : nexts != 0) {
 		edgedma_extack_attr_fmt(extack, attr,
 			"a list needs one field of ROLE next, a ring none",
@@ -325,7 +342,7 @@ int edgedma_profile_set_parts(struct edgedma_profile *p, const struct nlattr *at
 		if (nla_type(a) != EDGEDMA_A_PROFILE_CHAIN)
 			continue;
 		if (p->nchains == EDGEDMA_PROFILE_CHAINS_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, a, "a profile has at most 4 chains");
+			NL_SET_ERR_MSG_ATTR(extack, a, "a profile has at most 8 chains");
 			err = -EINVAL;
 			goto refused;
 		}

@@ -23,14 +23,14 @@ struct nlattr;
 #define EDGEDMA_REG_FIELDS_MAX		16
 #define EDGEDMA_PROFILE_BOUND_MAX	8
 #define EDGEDMA_WINDOWS_MAX		6	/* PCI BARs; platform resources */
-#define EDGEDMA_PROFILE_CHAINS_MAX	4
+#define EDGEDMA_PROFILE_CHAINS_MAX	8
 #define EDGEDMA_CHAIN_FIELDS_MAX	16
 #define EDGEDMA_DESC_SIZE_MIN		4
 #define EDGEDMA_DESC_SIZE_MAX		128
 #define EDGEDMA_CHAIN_DESCS_MAX		4096	/* MAX_DESCS and snapshot_descriptors */
 #define EDGEDMA_CHAIN_ALIGN_LOG2_MAX	16	/* ALIGN_LOG2: 64 KiB */
 #define EDGEDMA_NO_REG			0xff	/* a chain names no such register */
-/* The largest definition: 64 registers of 16 fields, 4 chains of 16. */
+/* The largest definition: 64 registers of 16 fields, 8 chains of 16. */
 #define EDGEDMA_PROFILE_DEFINITION_MAX	(96 * 1024)
 
 enum edgedma_profile_match {

@@ -9,6 +9,10 @@
  * no live mapping is reported as such and not read; a read that faults is
  * caught (copy_from_kernel_nofault). Every walk is bounded, and a list
  * that comes back to a descriptor is flagged as a loop.
+ *
+ * A PL330 channel's program is read the same way, as blocks of its
+ * microcode buffer (rounded down from the CPC register, so decoding starts
+ * at the program's first instruction); userspace decodes it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -364,7 +368,7 @@ void edgedma_snapshot_put_chain(struct edgedma_record *r, struct edgedma_devrec 
 	struct edgedma_chain_walker w = {
 		.r = r, .rec = rec, .c = c, .pages = pages, .trylock = trylock,
 	};
-	u64 start, hi = 0, length = 0, head = 0, tail = 0;
+	u64 start, hi = 0, length = 0, head = 0, tail = 0, program = 0;
 	u32 bound = min_t(u32, READ_ONCE(snapshot_descriptors), EDGEDMA_CHAIN_DESCS_MAX);
 	u32 count = c->entries, skipped = 0, *walk_value;
 	bool have_head, have_tail;
@@ -388,10 +392,13 @@ void edgedma_snapshot_put_chain(struct edgedma_record *r, struct edgedma_devrec 
 	if (c->kind == EDGEDMA_CHAIN_RING && !c->entries)
 		count = min_t(u64, (c->flags & EDGEDMA_CHAIN_LENGTH_IN_BYTES) ?
 				   div_u64(length, c->desc_size) : length, U32_MAX);
+	/* Checked at PROFILE_SET: entries * desc_size is a power of two. */
+	if (c->kind == EDGEDMA_CHAIN_PL330_PROGRAM)
+		program = start & ~((u64)c->entries * c->desc_size - 1);
 	have_head = edgedma_chain_reg(p, b, c->head_reg, &head);
 	have_tail = edgedma_chain_reg(p, b, c->tail_reg, &tail);
 	if (edgedma_record_put_u64(r, EDGEDMA_A_CHAIN_START, start) ||
-	    (c->kind == EDGEDMA_CHAIN_RING &&
+	    (c->kind != EDGEDMA_CHAIN_LIST &&
 	     edgedma_record_put_u32(r, EDGEDMA_A_CHAIN_COUNT, count)) ||
 	    (have_head && edgedma_record_put_u32(r, EDGEDMA_A_CHAIN_HEAD, head)) ||
 	    (have_tail && edgedma_record_put_u32(r, EDGEDMA_A_CHAIN_TAIL, tail)))
@@ -422,6 +429,8 @@ void edgedma_snapshot_put_chain(struct edgedma_record *r, struct edgedma_devrec 
 	walk_value = (u32 *)(r->buf + r->len - sizeof(u32));
 	if (c->kind == EDGEDMA_CHAIN_RING)
 		edgedma_walk_ring(&w, start, count, have_head ? head : 0, bound);
+	else if (c->kind == EDGEDMA_CHAIN_PL330_PROGRAM)
+		edgedma_walk_ring(&w, program, count, 0, bound);
 	else
 		edgedma_walk_list(&w, start, bound);
 	*walk_value = w.walk;

@@ -15,6 +15,7 @@
 #include <linux/edgedma.h>
 
 #include <edgedma/names.hpp>
+#include <edgedma/pl330.hpp>
 
 #include "report_common.hpp"
 #include "snapshot_facts.hpp"
@@ -75,25 +76,6 @@ std::string earlier(const Snapshot &snapshot, std::uint64_t time_ns)
 	if (time_ns <= snapshot.header.time_ns)
 		return duration(snapshot.header.time_ns - time_ns) + " earlier";
 	return "at the same moment";
-}
-
-const Mapping *live_mapping_holding(const Snapshot &snapshot, std::uint64_t address)
-{
-	for (const Mapping &mapping : snapshot.mappings)
-		if (covers(mapping.dma_addr, mapping.size, address))
-			return &mapping;
-	return nullptr;
-}
-
-// The latest unmap whose range holds @address.
-const RecentUnmap *unmap_holding(const Snapshot &snapshot, std::uint64_t address)
-{
-	const RecentUnmap *latest = nullptr;
-	for (const RecentUnmap &unmap : snapshot.unmaps)
-		if (covers(unmap.dma_addr, unmap.size, address) &&
-		    (!latest || unmap.unmap_time_ns > latest->unmap_time_ns))
-			latest = &unmap;
-	return latest;
 }
 
 const PageView *page_view_of(const Context &context, std::uint64_t address)
@@ -182,13 +164,21 @@ void add_iommu_evidence(const Context &context, std::uint64_t address, Verdict &
 				    address});
 }
 
-// Where the device was pointed at an address: a register or a descriptor
-// buffer. Kept per unmap so that one verdict gathers all of them.
+// Where the device was pointed at an address: a register, a descriptor
+// buffer, or an instruction of its program (a PL330 DMAMOV). Kept per
+// unmap so that one verdict gathers all of them.
 struct Pointer {
-	std::string view;    // "registers" or "descriptors"
-	std::string subject; // "DMA_SRC", "rx0[3] (device's)"
+	std::string view;    // "registers", "descriptors" or "program"
+	std::string subject; // "DMA_SRC", "rx0[3] (device's)", "ch0-program: DMAMOV DAR at 0x..."
 	std::uint64_t address = 0;
 };
+
+// The evidence view a pointer is shown in: a program lives in the
+// descriptor view (it was read as the chain's blocks).
+std::string evidence_view(const Pointer &pointer)
+{
+	return pointer.view == "program" ? "descriptors" : pointer.view;
+}
 
 // Every register and descriptor that points the device at memory a recent
 // unmap removed and no live mapping holds, with the latest unmap holding it.
@@ -209,6 +199,19 @@ std::vector<std::pair<Pointer, const RecentUnmap *>> pointers_into_unmaps(const 
 		if (buffer.state == EDGEDMA_BUFFER_UNMAPPED)
 			add("descriptors", std::move(subject), buffer.addr);
 	});
+	// What a channel's program loads into its address registers: the
+	// module cannot tell these bytes from others, so they are resolved here.
+	for (const DescriptorChain &chain : snapshot.chains) {
+		const auto program = pl330_program(chain);
+		if (!program)
+			continue;
+		for (const Pl330Instruction &instruction : program->instructions)
+			if (instruction.moves && *instruction.moves != Pl330Register::ccr)
+				add("program",
+				    chain.name + ": DMAMOV " + pl330_register_label(*instruction.moves) +
+					    " at " + hex(instruction.addr),
+				    instruction.immediate);
+	}
 	return found;
 }
 
@@ -217,9 +220,12 @@ std::vector<std::pair<Pointer, const RecentUnmap *>> pointers_into_unmaps(const 
 std::string pointers_clause(const std::vector<Pointer> &pointers, bool same_address,
 			    bool after_fault)
 {
-	std::vector<std::string> registers, descriptors;
+	std::vector<std::string> registers, descriptors, instructions;
 	for (const Pointer &pointer : pointers)
-		(pointer.view == "registers" ? registers : descriptors).push_back(pointer.subject);
+		(pointer.view == "registers" ? registers
+		 : pointer.view == "program" ? instructions
+					     : descriptors)
+			.push_back(pointer.subject);
 	auto join = [](const std::vector<std::string> &names) {
 		std::string text;
 		for (std::size_t i = 0; i < names.size(); i++) {
@@ -240,6 +246,10 @@ std::string pointers_clause(const std::vector<Pointer> &pointers, bool same_addr
 		text += "; " + std::string(descriptors.size() == 1 ? "descriptor " : "descriptors ") +
 			join(descriptors) + " " + still + (descriptors.size() == 1 ? "points " : "point ") +
 			(same_address ? "at it" : "into it");
+	if (!instructions.empty())
+		text += "; " + std::string(instructions.size() == 1 ? "the program's " : "its programs' ") +
+			join(instructions) + " " + still + (instructions.size() == 1 ? "loads " : "load ") +
+			(same_address ? "it" : "an address inside it");
 	return text;
 }
 
@@ -282,6 +292,7 @@ void rule_device_after_unmap(Context &context)
 			const Pointer &first = pointers.front();
 			verdict.sentence = device + "'s " +
 					   (first.view == "registers" ? first.subject + " register"
+					    : first.view == "program" ? "program (" + first.subject + ")"
 								      : "descriptor " + first.subject) +
 					   " points at IOVA " + hex(first.address) + ", which " +
 					   unmapper + " unmapped " +
@@ -291,8 +302,8 @@ void rule_device_after_unmap(Context &context)
 						    " more point into it";
 		}
 		for (const Pointer &pointer : pointers)
-			verdict.evidence.push_back(
-				{pointer.view, pointer.subject, hex(pointer.address), pointer.address});
+			verdict.evidence.push_back({evidence_view(pointer), pointer.subject,
+						    hex(pointer.address), pointer.address});
 		verdict.evidence.push_back(
 			{"history", unmap_subject(unmap), unmap_facts(context, unmap), unmap.dma_addr});
 		const std::uint64_t address = fault ? *fault : pointers.front().address;

@@ -29,7 +29,7 @@ constexpr std::uint32_t last_snapshot_part = EDGEDMA_SNAPSHOT_PART_DESCRIPTORS;
 constexpr std::uint32_t first_skip_reason = EDGEDMA_SKIP_DEVICE_UNSEEN;
 constexpr std::uint32_t last_skip_reason = EDGEDMA_SKIP_REGISTER_UNREAD;
 constexpr std::uint32_t first_chain_kind = EDGEDMA_CHAIN_RING;
-constexpr std::uint32_t last_chain_kind = EDGEDMA_CHAIN_LIST;
+constexpr std::uint32_t last_chain_kind = EDGEDMA_CHAIN_PL330_PROGRAM;
 constexpr std::uint32_t first_desc_state = EDGEDMA_DESC_READ;
 constexpr std::uint32_t last_desc_state = EDGEDMA_DESC_READ_FAULT;
 constexpr std::uint32_t first_desc_owner = EDGEDMA_OWNER_DEVICE;
@@ -202,6 +202,7 @@ constexpr std::string_view name_of(edgedma_chain_kind kind)
 	switch (kind) {
 	case EDGEDMA_CHAIN_RING: return "ring";
 	case EDGEDMA_CHAIN_LIST: return "list";
+	case EDGEDMA_CHAIN_PL330_PROGRAM: return "pl330-program";
 	}
 	return {};
 }

@@ -40,7 +40,7 @@ constexpr std::size_t match_key_max = 63;
 constexpr std::size_t registers_max = 64;
 constexpr std::size_t register_fields_max = 16;
 constexpr std::uint32_t windows_max = 6;
-constexpr std::size_t chains_max = 4;
+constexpr std::size_t chains_max = 8;
 constexpr std::size_t chain_fields_max = 16;
 constexpr std::uint32_t desc_size_min = 4;
 constexpr std::uint32_t desc_size_max = 128;
@@ -390,13 +390,16 @@ DescriptorChain parse_chain(const Node &node, const std::vector<Register> &regis
 
 	auto kind = node.string("kind");
 	if (!kind)
-		node.fail("missing property 'kind' (\"ring\" or \"list\")");
+		node.fail("missing property 'kind' (\"ring\", \"list\" or \"pl330-program\")");
 	if (*kind == "ring")
 		chain.kind = EDGEDMA_CHAIN_RING;
 	else if (*kind == "list")
 		chain.kind = EDGEDMA_CHAIN_LIST;
+	else if (*kind == "pl330-program")
+		chain.kind = EDGEDMA_CHAIN_PL330_PROGRAM;
 	else
-		node.fail("kind", in_quotes(*kind) + " is not \"ring\" or \"list\"");
+		node.fail("kind", in_quotes(*kind) +
+					  " is not \"ring\", \"list\" or \"pl330-program\"");
 
 	auto start = node.strings("start");
 	if (!start)
@@ -462,6 +465,23 @@ DescriptorChain parse_chain(const Node &node, const std::vector<Register> &regis
 	if ((chain.flags & EDGEDMA_CHAIN_LENGTH_IN_BYTES) && !chain.length_reg)
 		node.fail("length-in-bytes", "says how the 'length' register counts, and "
 					     "there is none");
+	if (chain.kind == EDGEDMA_CHAIN_PL330_PROGRAM) {
+		// The module's rule (kmod/nl_profiles.c): the microcode buffer
+		// is read whole, from the CPC rounded down to its size.
+		const std::uint64_t total =
+			std::uint64_t{chain.entries.value_or(0)} * chain.desc_size;
+		if (!chain.entries || *chain.entries > 64 || (total & (total - 1)))
+			node.fail("a pl330-program needs 'entries' (1 to 64) blocks of "
+				  "'descriptor-size' bytes, a power of two in all: the "
+				  "driver's microcode buffer (pl330.c: 256 bytes)");
+		if (chain.length_reg || chain.head_reg || chain.tail_reg || chain.flags)
+			node.fail("a pl330-program takes no 'length', 'head', 'tail', "
+				  "'length-in-bytes' or 'big-endian'");
+		if (node.child("fields"))
+			node.fail("a pl330-program has no 'fields': its instructions are "
+				  "decoded");
+		return chain;
+	}
 
 	auto fields = node.child("fields");
 	if (!fields)

@@ -44,6 +44,24 @@ std::optional<std::uint64_t> descriptor_field_value(const DescriptorChain &chain
 	return value;
 }
 
+const Mapping *live_mapping_holding(const Snapshot &snapshot, std::uint64_t address)
+{
+	for (const Mapping &mapping : snapshot.mappings)
+		if (covers(mapping.dma_addr, mapping.size, address))
+			return &mapping;
+	return nullptr;
+}
+
+const RecentUnmap *unmap_holding(const Snapshot &snapshot, std::uint64_t address)
+{
+	const RecentUnmap *latest = nullptr;
+	for (const RecentUnmap &unmap : snapshot.unmaps)
+		if (covers(unmap.dma_addr, unmap.size, address) &&
+		    (!latest || unmap.unmap_time_ns > latest->unmap_time_ns))
+			latest = &unmap;
+	return latest;
+}
+
 Snapshot decode_snapshot_record(std::span<const std::byte> record)
 {
 	return detail::decode_snapshot(record, "snapshot record");

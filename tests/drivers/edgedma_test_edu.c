@@ -4,7 +4,7 @@
  * the DMA-mapping API correctly, or commits one class of misuse on purpose.
  * It is the test subject of edgedma's checks: every mode except "correct",
  * "transfer", "loop", "loop-stop", "hold-line-pair", "hold-chain",
- * "hold-chain-loop", "controller-error", "release" and
+ * "hold-chain-loop", "hold-program", "controller-error", "release" and
  * "use-after-unmap" makes exactly the mistake its name says, which is the
  * finding kind edgedma is expected to report for it; "use-after-unmap" is
  * a device's mistake, caught by the IOMMU (a snapshot, not a finding).
@@ -2253,6 +2253,64 @@ static int edu_mode_hold_chain_loop(struct edu_test *t)
 	return edu_hold_chain(t, true);
 }
 
+/*
+ * An ARM PL330 channel's program as drivers/dma/pl330.c writes one into
+ * its per-request microcode buffer (256 bytes, aligned): CCR, then SAR at
+ * a live buffer and DAR at one unmapped already, a load/store loop, a
+ * barrier, the completion event, the end. Built beside hold-chain's list
+ * (same page, same buffers), with DMA_SRC as the channel's CPC: the loop's
+ * load, where a channel that faulted mid-transfer would stand.
+ */
+#define EDU_PROGRAM_OFFSET	256
+#define EDU_PROGRAM_CPC		20
+
+static void edu_put_le32(u8 *at, u32 v)
+{
+	at[0] = v;
+	at[1] = v >> 8;
+	at[2] = v >> 16;
+	at[3] = v >> 24;
+}
+
+static int edu_mode_hold_program(struct edu_test *t)
+{
+	static const u8 tail[] = {
+		0x20, 0x0f,	/* DMALP lc0, 16 times */
+		0x04,		/* DMALD */
+		0x08,		/* DMAST */
+		0x38, 0x02,	/* DMALPEND lc0, back 2 bytes */
+		0x13,		/* DMAWMB */
+		0x34, 0x18,	/* DMASEV event 3 */
+		0x00,		/* DMAEND */
+	};
+	struct edu_leak *live;
+	u8 *prog;
+	dma_addr_t prog_dma;
+	int ret = edu_hold_chain(t, false);
+
+	if (ret)
+		return ret;
+	live = list_first_entry(&t->chain_bufs, struct edu_leak, node);
+	prog = (u8 *)t->chain + EDU_PROGRAM_OFFSET;
+	prog_dma = t->chain_dma + EDU_PROGRAM_OFFSET;
+	/* DMAMOV rd, imm32: 0xbc, then rd (0 SAR, 1 CCR, 2 DAR), then LE. */
+	prog[0] = 0xbc;
+	prog[1] = 1;
+	edu_put_le32(prog + 2, 0x00400401);
+	prog[6] = 0xbc;
+	prog[7] = 0;
+	edu_put_le32(prog + 8, lower_32_bits(live->dma));
+	prog[12] = 0xbc;
+	prog[13] = 2;
+	edu_put_le32(prog + 14, lower_32_bits(le64_to_cpu(t->chain[EDU_CHAIN_LIVE].addr)));
+	memcpy(prog + 18, tail, sizeof(tail));
+	writeq(prog_dma + EDU_PROGRAM_CPC, t->regs + EDU_REG_DMA_SRC);
+	edu_rec(t, "program dma=%pad len=%zu cpc=%#llx sar=%pad dar=%#llx", &prog_dma,
+		18 + sizeof(tail), (unsigned long long)prog_dma + EDU_PROGRAM_CPC, &live->dma,
+		(unsigned long long)le64_to_cpu(t->chain[EDU_CHAIN_LIVE].addr));
+	return 0;
+}
+
 /* ---- mode: controller-error ------------------------------------------- */
 
 /*
@@ -2466,6 +2524,7 @@ static const struct edu_mode edu_modes[] = {
 	{ "leak", edu_mode_leak, EDU_ANY },
 	{ "hold-line-pair", edu_mode_hold_line_pair, EDU_ANY },
 	{ "hold-chain", edu_mode_hold_chain, EDU_ANY },
+	{ "hold-program", edu_mode_hold_program, EDU_ANY },
 	{ "hold-chain-loop", edu_mode_hold_chain_loop, EDU_ANY },
 	{ "controller-error", edu_mode_controller_error, EDU_ANY },
 	{ "use-after-unmap", edu_mode_use_after_unmap, EDU_IOMMU },

@@ -74,6 +74,7 @@ struct snap_buffer {
 struct snap_desc {
 	__u32 index, state, nbytes, owner;	/* owner 0: not given */
 	__u64 dma_addr;
+	unsigned char bytes[128];		/* the first 128 of nbytes */
 	unsigned int n_buffers;
 	struct snap_buffer buffers[2];
 };
@@ -245,6 +246,8 @@ static void parse_desc(const struct nlattr *nest, struct snap_desc *d)
 			break;
 		case EDGEDMA_A_DESC_BYTES:
 			d->nbytes = nl_attr_len(a);
+			memcpy(d->bytes, nl_attr_data(a),
+			       d->nbytes < sizeof(d->bytes) ? d->nbytes : sizeof(d->bytes));
 			break;
 		case EDGEDMA_A_DESC_BUFFER:
 			if (d->n_buffers == 2 ||
@@ -1494,6 +1497,95 @@ static int profile_reply_fn(const struct nlmsghdr *nlh, void *arg)
  * a list without a next field, a ring without a size or a field past the
  * descriptor are refused with a message.
  */
+/*
+ * A PL330 channel's program (the test driver's "hold-program": DMAMOV
+ * CCR, SAR at a live buffer, DAR at an unmapped one, a load/store loop,
+ * DMAEND) in the coherent page, edu's DMA_SRC standing in for the
+ * channel's CPC, 20 bytes in. The snapshot reads the 256-byte microcode
+ * buffer the CPC is in, from its start, through the coherent mapping:
+ * two blocks of 128 bytes, the instructions where the driver wrote them.
+ */
+TEST_F(snapshot, chain_pl330_program_read_around_cpc)
+{
+	static const struct chain_def def = {
+		.name = "ch0-program", .kind = EDGEDMA_CHAIN_PL330_PROGRAM,
+		.start_reg = "DMA_SRC", .entries = 2, .desc_size = 128,
+	};
+	static char rec[EDU_RECORD_SIZE + 1];
+	static struct snapshot s;
+	unsigned long long prog, cpc, sar, dar;
+	const struct snap_chain *c;
+	struct nl_answer ans;
+	const unsigned char *b;
+	const char *p;
+
+	run_mode(_metadata, "hold-program", rec, sizeof(rec));
+	p = strstr(rec, "program dma=");
+	ASSERT_NE(NULL, p) TH_LOG("no program in the record: %s", rec);
+	ASSERT_EQ(4, sscanf(p, "program dma=%llx len=%*u cpc=%llx sar=%llx dar=%llx",
+			    &prog, &cpc, &sar, &dar)) TH_LOG("%.120s", p);
+	snapshot_chain(_metadata, self, &def, &s);
+	run_mode(_metadata, "release", rec, sizeof(rec));
+	profile_del(self, EDU_PROFILE, &ans);
+	c = &s.chains[0];
+	EXPECT_EQ((__u32)EDGEDMA_CHAIN_PL330_PROGRAM, c->kind);
+	ASSERT_TRUE(c->have_start);
+	EXPECT_EQ(cpc, c->start) TH_LOG("the chain's start is not the CPC read");
+	EXPECT_EQ(0U, c->walk);
+	ASSERT_EQ(2U, c->n_descs);
+	EXPECT_EQ(prog, c->descs[0].dma_addr) TH_LOG("not read from the program's start");
+	EXPECT_EQ(prog + 128, c->descs[1].dma_addr);
+	ASSERT_EQ((__u32)EDGEDMA_DESC_READ, c->descs[0].state);
+	ASSERT_EQ(128U, c->descs[0].nbytes);
+	EXPECT_EQ(0U, c->descs[0].n_buffers) TH_LOG("a program has no buffer fields");
+	b = c->descs[0].bytes;
+	/* DMAMOV SAR, then DMAMOV DAR, their 32-bit immediates little-endian. */
+	EXPECT_EQ(0xbc, b[6]);
+	EXPECT_EQ(0, b[7]);
+	EXPECT_EQ((__u32)sar, b[8] | b[9] << 8 | b[10] << 16 | (__u32)b[11] << 24);
+	EXPECT_EQ(0xbc, b[12]);
+	EXPECT_EQ(2, b[13]);
+	EXPECT_EQ((__u32)dar, b[14] | b[15] << 8 | b[16] << 16 | (__u32)b[17] << 24);
+	EXPECT_EQ(0x04, b[cpc - prog]) TH_LOG("the CPC's instruction is not the loop's DMALD");
+}
+
+/*
+ * Programs are refused without a size, with one that is no power of two,
+ * with fields, or with a ring's registers.
+ */
+TEST_F(snapshot, chain_pl330_program_checked)
+{
+	static const struct chain_def good = {
+		.name = "ch0-program", .kind = EDGEDMA_CHAIN_PL330_PROGRAM,
+		.start_reg = "DMA_SRC", .entries = 2, .desc_size = 128,
+	};
+	static struct chain_def bad[4];
+	struct nl_answer ans;
+	unsigned int i;
+	__u32 bound;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		bad[i] = good;
+	bad[0].entries = 0;
+	bad[1].entries = 3;					/* 384 bytes */
+	bad[2].n_fields = 1;
+	bad[2].fields[0] = (struct dfield_def){ "op", 0, 1, 0 };
+	bad[3].head_reg = "DMA_DST";
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		profile_set_chain(_metadata, self, "selftest-bad", chain_regs,
+				  ARRAY_SIZE(chain_regs), &bad[i], &bound, &ans);
+		EXPECT_EQ(-EINVAL, ans.error) TH_LOG("bad program %u accepted", i);
+		EXPECT_TRUE(ans.has_msg) TH_LOG("bad program %u: no message", i);
+		TH_LOG("bad program %u: %s", i, ans.msg);
+	}
+	profile_set_chain(_metadata, self, "selftest-good", chain_regs, ARRAY_SIZE(chain_regs),
+			  &good, &bound, &ans);
+	EXPECT_EQ(0, ans.error) TH_LOG("PROFILE_SET: %s",
+				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	profile_del(self, "selftest-good", &ans);
+	EXPECT_EQ(0, ans.error);
+}
+
 TEST_F(snapshot, chain_definitions_checked)
 {
 	static const struct chain_def list = EDU_CHAIN_LIST(0);

@@ -247,6 +247,66 @@ TEST(CrossView, RegisterIntoUnmapWithoutFault)
 	EXPECT_FALSE(has_evidence(verdict, "registers", "DMA_CNT"));
 }
 
+// A PL330 channel's program (chain kind pl330-program) in one 32-byte
+// block at 0xffffe800: DMAMOV SAR @sar, DMAMOV DAR @dar, DMAEND.
+DescriptorChain pl330_chain(std::uint32_t sar, std::uint32_t dar)
+{
+	DescriptorChain chain;
+	chain.name = "ch0-program";
+	chain.kind = EDGEDMA_CHAIN_PL330_PROGRAM;
+	chain.desc_size = 32;
+	chain.start = 0xffffe80c;
+	Descriptor block;
+	block.dma_addr = 0xffffe800;
+	block.state = EDGEDMA_DESC_READ;
+	block.bytes.resize(32);
+	auto put = [&](std::size_t at, std::uint32_t rd, std::uint32_t value) {
+		block.bytes[at] = std::byte{0xbc};
+		block.bytes[at + 1] = static_cast<std::byte>(rd);
+		for (int i = 0; i < 4; i++)
+			block.bytes[at + 2 + static_cast<std::size_t>(i)] =
+				static_cast<std::byte>(value >> (8 * i));
+	};
+	put(0, 0, sar);
+	put(6, 2, dar);
+	block.bytes[12] = std::byte{0x00}; // DMAEND
+	chain.descriptors.push_back(block);
+	return chain;
+}
+
+TEST(CrossView, ProgramLoadingAnUnmappedAddress)
+{
+	Snapshot snapshot = edu_snapshot();
+	snapshot.unmaps.push_back(edu_unmap());
+	snapshot.chains.push_back(pl330_chain(0xffffe000, 0xfffff040));
+	const Verdict verdict = only(compare(snapshot), "device-after-unmap");
+	EXPECT_TRUE(contains(verdict.sentence,
+			     "program (ch0-program: DMAMOV DAR at 0xffffe806) points at IOVA "
+			     "0xfffff040, which edu_use_after_unmap+0x5c"))
+		<< verdict.sentence;
+	EXPECT_TRUE(has_evidence(verdict, "descriptors", "ch0-program: DMAMOV DAR"));
+	// SAR's buffer is live: not part of the verdict.
+	EXPECT_FALSE(has_evidence(verdict, "descriptors", "DMAMOV SAR"));
+
+	// Both in live memory: nothing to say.
+	snapshot.chains.front() = pl330_chain(0xffffe000, 0xffffe100);
+	EXPECT_EQ(rules_of(compare(snapshot)), std::vector<std::string>{"consistent"});
+}
+
+TEST(CrossView, FaultWithTheProgramStillLoadingIt)
+{
+	Snapshot snapshot = edu_snapshot();
+	snapshot.header.trigger = EDGEDMA_SNAPSHOT_TRIGGER_IOMMU_FAULT;
+	snapshot.header.trigger_addr = 0xfffff040;
+	snapshot.header.trigger_access = EDGEDMA_ACCESS_WRITE;
+	snapshot.unmaps.push_back(edu_unmap());
+	snapshot.chains.push_back(pl330_chain(0xffffe000, 0xfffff040));
+	const Verdict verdict = only(compare(snapshot), "device-after-unmap");
+	EXPECT_TRUE(contains(verdict.sentence,
+			     "; the program's ch0-program: DMAMOV DAR at 0xffffe806 still loads it"))
+		<< verdict.sentence;
+}
+
 TEST(CrossView, RegisterInLiveMappingIsNotAfterUnmap)
 {
 	Snapshot snapshot = edu_snapshot();

@@ -326,7 +326,21 @@ TEST(ProfileSource, RefusesChainsTheModuleWouldRefuse)
 			     "a list needs exactly one field of role \"next\" (it has 0)"));
 	EXPECT_TRUE(contains(with_chain("kind = \"tree\"; start = \"base\"; descriptor-size = <16>;",
 					address),
-			     "property 'kind': 'tree' is not \"ring\" or \"list\""));
+			     "property 'kind': 'tree' is not \"ring\", \"list\" or \"pl330-program\""));
+	// A PL330 program: its microcode buffer, a power of two, no fields.
+	const std::string program =
+		"kind = \"pl330-program\"; start = \"base\"; descriptor-size = <128>;";
+	auto with_program = [&](const std::string &chain) {
+		return refusal_of_body(edu_match + registers + "descriptors { c { " + chain + " }; };");
+	};
+	EXPECT_EQ(with_program(program + " entries = <2>;"), "");
+	EXPECT_TRUE(contains(with_program(program), "a pl330-program needs 'entries' (1 to 64)"));
+	EXPECT_TRUE(contains(with_program(program + " entries = <3>;"),
+			     "a power of two in all"));
+	EXPECT_TRUE(contains(with_program(program + " entries = <2>; head = \"base\";"),
+			     "a pl330-program takes no 'length', 'head'"));
+	EXPECT_TRUE(contains(with_chain(program + " entries = <2>;", address),
+			     "a pl330-program has no 'fields'"));
 	EXPECT_TRUE(contains(with_chain(ring + " entries = <4>; head = \"cause\";", address),
 			     "property 'head': names 'cause', which clears when read"));
 	EXPECT_TRUE(contains(with_chain(ring + " entries = <4>; tail = \"nowhere\";", address),

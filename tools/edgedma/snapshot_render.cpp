@@ -15,6 +15,7 @@
 #include <edgedma/cross_view.hpp>
 #include <edgedma/info.hpp>
 #include <edgedma/names.hpp>
+#include <edgedma/pl330.hpp>
 
 #include "format.hpp"
 
@@ -239,6 +240,35 @@ std::string buffer_text(const DescriptorBuffer &buffer)
 	return text + ": " + buffer_state_label(buffer.state);
 }
 
+// Where an address a program loads lies, by the snapshot's lists.
+std::string loaded_address_text(const Snapshot &snapshot, std::uint64_t address)
+{
+	if (const Mapping *mapping = live_mapping_holding(snapshot, address))
+		return "live, in " + hex(mapping->dma_addr) + "+" + std::to_string(mapping->size);
+	if (const RecentUnmap *unmap = unmap_holding(snapshot, address))
+		return "UNMAPPED (recent unmap " + hex(unmap->dma_addr) + "+" +
+		       std::to_string(unmap->size) + ")";
+	return "in no mapping or recent unmap the snapshot lists (a FIFO?)";
+}
+
+// A PL330 program, one instruction a line, "=>" at the channel's CPC.
+std::string program_text(const Snapshot &snapshot, const Pl330Program &program)
+{
+	std::string text = "  program at " + hex(program.start) + ", decoded up to: " +
+			   program.ended + "\n";
+	for (const Pl330Instruction &instruction : program.instructions) {
+		const bool here = program.pc && *program.pc == instruction.addr;
+		text += std::string(here ? "  => " : "     ") + hex(instruction.addr) + "  " +
+			instruction.text;
+		if (instruction.moves && *instruction.moves != Pl330Register::ccr)
+			text += "  " + loaded_address_text(snapshot, instruction.immediate);
+		text += "\n";
+	}
+	if (program.pc && !program.pc_on_instruction)
+		text += "  the CPC " + hex(*program.pc) + " is on no instruction decoded here\n";
+	return text;
+}
+
 std::string chains_text(const Snapshot &snapshot)
 {
 	std::string text;
@@ -249,7 +279,8 @@ std::string chains_text(const Snapshot &snapshot)
 		if (chain.start)
 			text += ", start " + hex(*chain.start);
 		if (chain.count)
-			text += ", " + std::to_string(*chain.count) + " slots";
+			text += ", " + std::to_string(*chain.count) +
+				(chain.kind == EDGEDMA_CHAIN_PL330_PROGRAM ? " blocks" : " slots");
 		if (chain.head)
 			text += ", head " + std::to_string(*chain.head);
 		if (chain.tail)
@@ -257,6 +288,10 @@ std::string chains_text(const Snapshot &snapshot)
 		text += "\n";
 		if (chain.skipped)
 			text += "  not walked: " + skip_reason_label(*chain.skipped) + "\n";
+		if (const auto program = pl330_program(chain)) {
+			text += program_text(snapshot, *program);
+			continue;
+		}
 		for (const Descriptor &descriptor : chain.descriptors) {
 			text += "  [" + std::to_string(descriptor.index) + "] " +
 				hex(descriptor.dma_addr) + "  ";
@@ -321,6 +356,25 @@ nlohmann::ordered_json chain_json(const DescriptorChain &chain)
 	Json walk = Json::array();
 	for (const std::string &word : chain_walk_names(chain.walk.value_or(0)))
 		walk.push_back(word);
+	Json program = nullptr;
+	if (const auto decoded = pl330_program(chain)) {
+		Json instructions = Json::array();
+		for (const Pl330Instruction &instruction : decoded->instructions) {
+			Json one = {{"addr", hex(instruction.addr)},
+				    {"size", instruction.size},
+				    {"text", instruction.text}};
+			if (instruction.moves) {
+				one["loads"] = pl330_register_label(*instruction.moves);
+				one["value"] = hex(instruction.immediate);
+			}
+			instructions.push_back(std::move(one));
+		}
+		program = {{"start", hex(decoded->start)},
+			   {"pc", decoded->pc ? Json(hex(*decoded->pc)) : Json(nullptr)},
+			   {"pc_on_instruction", decoded->pc_on_instruction},
+			   {"ended", decoded->ended},
+			   {"instructions", std::move(instructions)}};
+	}
 	return {{"name", chain.name},
 		{"kind", chain_kind_label(chain.kind)},
 		{"start", chain.start ? Json(hex(*chain.start)) : Json(nullptr)},
@@ -332,7 +386,8 @@ nlohmann::ordered_json chain_json(const DescriptorChain &chain)
 		{"desc_size", chain.desc_size},
 		{"direction", chain.direction ? Json(direction_label(*chain.direction)) : Json(nullptr)},
 		{"fields", std::move(fields)},
-		{"descriptors", std::move(descriptors)}};
+		{"descriptors", std::move(descriptors)},
+		{"program", std::move(program)}};
 }
 
 std::string registers_text(const Snapshot &snapshot)

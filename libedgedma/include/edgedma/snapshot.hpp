@@ -317,6 +317,12 @@ constexpr bool covers(std::uint64_t dma_addr, std::uint64_t size, std::uint64_t 
 	return address >= dma_addr && address - dma_addr < std::max<std::uint64_t>(size, 1);
 }
 
+// The live mapping of the snapshot's list that holds @address, and the
+// latest recent unmap that did; null when none. They point into @snapshot.
+EDGEDMA_API const Mapping *live_mapping_holding(const Snapshot &snapshot,
+						 std::uint64_t address);
+EDGEDMA_API const RecentUnmap *unmap_holding(const Snapshot &snapshot, std::uint64_t address);
+
 // Where @snapshot's address was: the module lists the live mapping holding
 // it first, and the latest unmap in its page first (page_size; 4096 for
 // records without it). The result points into @snapshot.

@@ -168,7 +168,7 @@
  *             EDGEDMA_A_PROFILE_COMPATIBLE or EDGEDMA_A_PROFILE_DEVICE),
  *             up to 64 EDGEDMA_A_PROFILE_REGISTER (nested
  *             EDGEDMA_A_REGISTER_*: NAME, WINDOW, OFFSET, WIDTH, [FLAGS],
- *             [FIELD]...) and up to 4 EDGEDMA_A_PROFILE_CHAIN (nested
+ *             [FIELD]...) and up to 8 EDGEDMA_A_PROFILE_CHAIN (nested
  *             EDGEDMA_A_CHAIN_*: a descriptor ring or list, NAME, KIND,
  *             START_REG, [START_HI_REG], LENGTH_REG or ENTRIES (rings),
  *             [HEAD_REG], [TAIL_REG], DESC_SIZE, [MAX_DESCS], [FLAGS],
@@ -457,6 +457,14 @@ enum edgedma_chain_kind {
 	EDGEDMA_CHAIN_LIST,		/* each descriptor holds the DMA address
 					 * of the next (the ROLE next field);
 					 * 0 or the start again ends it */
+	EDGEDMA_CHAIN_PL330_PROGRAM,	/* an ARM PL330 channel's program:
+					 * START_REG is its CPC (the running
+					 * instruction's address); ENTRIES blocks
+					 * of DESC_SIZE bytes are read from it
+					 * rounded down to their total (a power
+					 * of two: the driver's per-request
+					 * microcode buffer), and userspace
+					 * decodes the instructions */
 };
 
 /* How to read a chain (EDGEDMA_A_CHAIN_FLAGS). */
