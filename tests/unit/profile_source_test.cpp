@@ -156,12 +156,23 @@ TEST(ProfileSource, SocProfilesMatchTheirControllersByCompatible)
 		{"tegra234-gpcdma.dts", "nvidia,tegra234-gpcdma"},
 		{"jh7110-axi-dmac.dts", "starfive,jh7110-axi-dma"},
 		{"rk3588-pl330.dts", "arm,pl330"},
+		{"rk3588-iommu.dts", "rockchip,rk3568-iommu"},
 	};
 	for (const auto &[file, compatible] : socs) {
 		SCOPED_TRACE(file);
 		const Profile profile = read_profile_file(fs::path(EDGEDMA_PROFILE_DIR) / file).at(0);
 		EXPECT_EQ(profile.compatible, compatible);
 		EXPECT_LE(profile.registers.size(), 64u);
+	}
+	// Each PL330 channel's program, read from its CPC's microcode buffer.
+	const Profile pl330 =
+		read_profile_file(fs::path(EDGEDMA_PROFILE_DIR) / "rk3588-pl330.dts").at(0);
+	ASSERT_EQ(pl330.chains.size(), 8u);
+	for (std::size_t channel = 0; channel < 8; channel++) {
+		const DescriptorChain &program = pl330.chains[channel];
+		EXPECT_EQ(program.kind, static_cast<std::uint32_t>(EDGEDMA_CHAIN_PL330_PROGRAM));
+		EXPECT_EQ(program.start_reg, "cpc" + std::to_string(channel));
+		EXPECT_EQ(program.entries.value_or(0) * program.desc_size, 256u);
 	}
 	// The DW AXI DMAC's linked-list items, one list per channel: sar and
 	// dar are buffers, llp the next item (struct axi_dma_lli).
