@@ -429,6 +429,38 @@ std::uint32_t Client::profile_set(const Profile &profile)
 	});
 }
 
+void Client::error_hook_set(const std::string &symbol, const std::string &device)
+{
+	constexpr std::string_view operation = "ERROR_HOOK_SET";
+	unless_module_predates(operation, "hook controller error handlers", [&] {
+		connection_->tell(EDGEDMA_CMD_ERROR_HOOK_SET, operation, [&](nl_msg &request) {
+			put_string(request, operation, EDGEDMA_A_ERROR_HOOK_SYMBOL, symbol);
+			put_string(request, operation, EDGEDMA_A_ERROR_HOOK_DEVICE, device);
+		});
+	});
+}
+
+std::vector<ErrorHook> Client::error_hooks()
+{
+	constexpr std::string_view operation = "ERROR_HOOK_GET";
+	return unless_module_predates(operation, "hook controller error handlers", [&] {
+		return connection_->dump(EDGEDMA_CMD_ERROR_HOOK_GET, operation,
+					 detail::decode_error_hook);
+	});
+}
+
+void Client::error_hook_del(const std::string &symbol, std::optional<std::string> device)
+{
+	constexpr std::string_view operation = "ERROR_HOOK_DEL";
+	unless_module_predates(operation, "hook controller error handlers", [&] {
+		connection_->tell(EDGEDMA_CMD_ERROR_HOOK_DEL, operation, [&](nl_msg &request) {
+			put_string(request, operation, EDGEDMA_A_ERROR_HOOK_SYMBOL, symbol);
+			if (device)
+				put_string(request, operation, EDGEDMA_A_ERROR_HOOK_DEVICE, *device);
+		});
+	});
+}
+
 std::vector<LoadedProfile> Client::profile_list()
 {
 	constexpr std::string_view operation = "PROFILE_GET";

@@ -460,6 +460,13 @@ const std::array<AttributeRule<CrashRecordEntry>, 6> crash_record_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_CRASH_REASON), &CrashRecordEntry::reason, optional},
 }};
 
+const std::array<AttributeRule<ErrorHook>, 4> error_hook_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_ERROR_HOOK_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_ERROR_HOOK_SYMBOL), &ErrorHook::symbol, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_ERROR_HOOK_DEVICE), &ErrorHook::device, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_ERROR_HOOK_HITS), &ErrorHook::hits, required},
+}};
+
 // A PROFILE_GET message's single attributes; REGISTER, CHAIN and
 // BOUND_DEVICE repeat and are walked apart.
 struct ProfileFlat {
@@ -880,6 +887,11 @@ CrashRegion decode_crash_region(AttributeStream attributes, std::string_view con
 CrashRecordEntry decode_crash_record_entry(AttributeStream attributes, std::string_view context)
 {
 	return decode_set(context, attributes, crash_record_rules);
+}
+
+ErrorHook decode_error_hook(AttributeStream attributes, std::string_view context)
+{
+	return decode_set(context, attributes, error_hook_rules);
 }
 
 LoadedProfile decode_profile(AttributeStream attributes, std::string_view context)

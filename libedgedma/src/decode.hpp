@@ -79,6 +79,9 @@ std::uint64_t decode_snapshot_taken(AttributeStream attributes, std::string_view
 CrashRegion decode_crash_region(AttributeStream attributes, std::string_view context);
 CrashRecordEntry decode_crash_record_entry(AttributeStream attributes, std::string_view context);
 
+// A message of the ERROR_HOOK_GET dump.
+ErrorHook decode_error_hook(AttributeStream attributes, std::string_view context);
+
 // A PROFILE_GET message: a whole profile (do) or its summary (dump).
 LoadedProfile decode_profile(AttributeStream attributes, std::string_view context);
 // PROFILE_SET's reply: how many devices the profile bound.

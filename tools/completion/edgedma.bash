@@ -24,6 +24,8 @@ _edgedma_options() {
 	"snapshot list") echo "--json --help" ;;
 	"snapshot show") echo "--json --help" ;;
 	"snapshot save") echo "--output --help" ;;
+	"snapshot on-error") echo "--remove --help" ;;
+	"snapshot hooks") echo "--json --help" ;;
 	profile) echo "--help" ;;
 	"profile load") echo "--device --check --help" ;;
 	"profile list") echo "--json --help" ;;
@@ -149,7 +151,7 @@ _edgedma() {
 	policy)
 		COMPREPLY=($(compgen -W "set get list del" -- "$cur")) ;;
 	snapshot)
-		COMPREPLY=($(compgen -W "take list show save" -- "$cur")) ;;
+		COMPREPLY=($(compgen -W "take list show save on-error hooks" -- "$cur")) ;;
 	profile)
 		COMPREPLY=($(compgen -W "load list show unload" -- "$cur")) ;;
 	"profile load")
@@ -160,6 +162,13 @@ _edgedma() {
 			sed -n 's/^{"name":"\([^"]*\)".*/\1/p')" -- "$cur")) ;;
 	"policy set" | "policy get" | "policy del" | "snapshot take")
 		COMPREPLY=($(compgen -W "$(_edgedma_devices)" -- "$cur")) ;;
+	"snapshot on-error")
+		# The function first (a kernel symbol: not completed), then its device.
+		local words=0
+		for ((i = 1; i < COMP_CWORD; i++)); do
+			[[ ${COMP_WORDS[i]} != -* ]] && ((words++))
+		done
+		((words >= 3)) && COMPREPLY=($(compgen -W "$(_edgedma_devices)" -- "$cur")) ;;
 	replay | explain)
 		_edgedma_files "$cur" ;;
 	collect)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 //
-// edgedma snapshot take|list|show|save: a device's DMA state as the module froze
-// it (Documentation/snapshots.rst).
+// edgedma snapshot take|list|show|save|on-error|hooks: a device's DMA state as
+// the module froze it, and the controller error handlers that take it
+// (Documentation/snapshots.rst).
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -109,6 +110,79 @@ int snapshot_save(const SaveOptions &options)
 	return 0;
 }
 
+struct OnErrorOptions {
+	std::string function;
+	std::optional<std::string> device;
+	bool remove = false;
+};
+
+int snapshot_on_error(const OnErrorOptions &options)
+{
+	Client client;
+	if (options.remove) {
+		client.error_hook_del(options.function, options.device);
+		std::cout << "no longer snapshotting at " << options.function
+			  << (options.device ? " for " + *options.device : std::string()) << '\n';
+		return 0;
+	}
+	if (!options.device)
+		throw Error("snapshot on-error",
+			    "name the device " + options.function + " serves (its dev_name())",
+			    EINVAL);
+	client.error_hook_set(options.function, *options.device);
+	std::cout << "snapshotting " << *options.device << " at each entry into "
+		  << options.function << '\n';
+	return 0;
+}
+
+int snapshot_hooks(bool json)
+{
+	Client client;
+	const std::vector<ErrorHook> hooks = client.error_hooks();
+	if (json) {
+		for (const ErrorHook &hook : hooks)
+			std::cout << json_text({{"function", hook.symbol},
+						{"device", hook.device},
+						{"hits", hook.hits}})
+				  << '\n';
+		return 0;
+	}
+	if (hooks.empty()) {
+		std::cout << "no error hooks (snapshot on-error FUNCTION DEVICE sets one)\n";
+		return 0;
+	}
+	std::vector<std::vector<std::string>> rows{{"FUNCTION", "DEVICE", "HITS"}};
+	for (const ErrorHook &hook : hooks)
+		rows.push_back({hook.symbol, hook.device, std::to_string(hook.hits)});
+	std::cout << aligned_table(rows, {false, false, true});
+	return 0;
+}
+
+Action setup_on_error(CLI::App &command)
+{
+	auto options = std::make_shared<OnErrorOptions>();
+	command.add_option("function", options->function,
+			   "The kernel function: the DMA controller driver's error interrupt "
+			   "handler (e.g. pl330_irq_handler)")
+		->required();
+	command.add_option("device", options->device,
+			   "The device it serves (its dev_name()); with --remove, only its hook")
+		->type_name("DEVICE");
+	command.add_flag("--remove", options->remove, "Remove the hook instead");
+	command.footer("Each entry into the function snapshots the device there, before the "
+		       "handler clears anything (trigger controller-error): its registers "
+		       "still hold the error. The module probes the function by name and "
+		       "refuses one it cannot probe; at most 8 hooks.");
+	return [options] { return snapshot_on_error(*options); };
+}
+
+Action setup_hooks(CLI::App &command)
+{
+	auto json = std::make_shared<bool>(false);
+	command.add_flag("--json", *json, "One JSON object per hook and line");
+	return [json] { return snapshot_hooks(*json); };
+}
+
 Action setup_take(CLI::App &command)
 {
 	auto options = std::make_shared<TakeOptions>();
@@ -169,6 +243,9 @@ constexpr Subcommand snapshot_commands[] = {
 	{"list", "List the snapshots the module holds", setup_list},
 	{"show", "Show one snapshot whole", setup_show},
 	{"save", "Write one snapshot's record to a file", setup_save},
+	{"on-error", "Snapshot a device each time its driver's error handler runs",
+	 setup_on_error},
+	{"hooks", "List the error handlers that snapshot their device", setup_hooks},
 };
 
 } // namespace

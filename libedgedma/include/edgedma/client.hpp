@@ -106,6 +106,17 @@ public:
 	// for; where neither CAP_NET_ADMIN nor net.core.rmem_max allows it, a
 	// large record is refused with ENOBUFS and a message saying so.
 	Snapshot snapshot_get(std::uint64_t seq);
+	// Snapshot @device at each entry into the kernel function @symbol (its
+	// driver's error handler, probed by name). The module refuses a
+	// function it cannot probe (not in kallsyms, inlined, blacklisted)
+	// with a message, ENODEV without such a device, ENOSPC past 8 hooks.
+	void error_hook_set(const std::string &symbol, const std::string &device);
+	// Every hook, with how often its function was entered.
+	std::vector<ErrorHook> error_hooks();
+	// Removes the hook of @symbol for @device, or every hook of @symbol;
+	// ENOENT when there is none.
+	void error_hook_del(const std::string &symbol,
+			    std::optional<std::string> device = std::nullopt);
 
 	// Controller profiles (profile.hpp), with the same refusal from a
 	// module too old to hold them.

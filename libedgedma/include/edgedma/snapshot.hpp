@@ -249,6 +249,16 @@ struct SnapshotAddressOwner {
 	const RecentUnmap *unmap = nullptr; // into the snapshot, for unmapped
 };
 
+// A controller error hook (ERROR_HOOK_GET): each entry into the kernel
+// function snapshots the device (trigger controller-error).
+struct ErrorHook {
+	std::string symbol; // the driver's error handler
+	std::string device; // dev_name() of the device it serves
+	std::uint64_t hits = 0;
+
+	bool operator==(const ErrorHook &) const = default;
+};
+
 // One snapshot, whole (SNAPSHOT_GET of its seq).
 struct Snapshot {
 	// header.record_size is record.size().
