@@ -14,6 +14,7 @@
 
 #include <linux/device.h>
 #include <linux/io.h>
+#include <linux/iommu.h>
 #include <linux/mutex.h>
 #include <linux/of.h>
 #include <linux/pci.h>
@@ -453,24 +454,84 @@ out:
 	return err;
 }
 
+/* The binding of @dev and its profile in *@pp; NULL when none. Under RCU. */
+static const struct edgedma_profile_binding *
+edgedma_binding_of(struct device *dev, const struct edgedma_profile **pp)
+{
+	const struct edgedma_profile *p;
+	unsigned int i, j;
+
+	for (i = 0; i < EDGEDMA_PROFILES_MAX; i++) {
+		p = rcu_dereference(edgedma_profiles[i]);
+		for (j = 0; p && j < p->nbound; j++) {
+			if (READ_ONCE(p->bound[j].dev) == dev) {
+				*pp = p;
+				return &p->bound[j];
+			}
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The hardware device of the IOMMU translating for @dev: the parent of the
+ * IOMMU's sysfs device (iommu_device_sysfs_add() makes that a child of the
+ * device passed in, the SMMU's or a Rockchip IOMMU's platform device);
+ * NULL without an IOMMU or without such a device (VT-d's DMAR units have
+ * none).
+ */
+static struct device *edgedma_iommu_device_of(struct device *dev)
+{
+#ifdef CONFIG_IOMMU_API
+	struct dev_iommu *param = READ_ONCE(dev->iommu);
+	struct iommu_device *iommu = param ? READ_ONCE(param->iommu_dev) : NULL;
+
+	if (iommu && iommu->dev)
+		return iommu->dev->parent;
+#endif
+	return NULL;
+}
+
+void edgedma_profile_put_iommu(struct edgedma_record *r, struct device *dev)
+{
+	const struct edgedma_profile_binding *b;
+	const struct edgedma_profile *p = NULL;
+	struct device *iommu = edgedma_iommu_device_of(dev);
+	unsigned int i;
+	int nest;
+
+	if (!iommu)
+		return;
+	nest = edgedma_record_nest_start(r, EDGEDMA_A_SNAPSHOT_IOMMU);
+	if (nest < 0)
+		return;
+	if (edgedma_record_put_str(r, EDGEDMA_A_SNAP_IOMMU_DEVICE, dev_name(iommu)))
+		goto cancel;
+	rcu_read_lock();
+	b = edgedma_binding_of(iommu, &p);
+	if (b && !edgedma_record_put_str(r, EDGEDMA_A_SNAP_IOMMU_PROFILE, p->name))
+		for (i = 0; i < p->nregs; i++)
+			if (!edgedma_profile_put_register(r, EDGEDMA_A_SNAP_IOMMU_REGISTER, b,
+							  &p->regs[i], false))
+				break;
+	rcu_read_unlock();
+	/* What fit is whole: the record's TRUNCATED says the rest is missing. */
+	edgedma_record_nest_end(r, nest);
+	return;
+cancel:
+	edgedma_record_nest_cancel(r, nest);
+}
+
 void edgedma_profile_put(struct edgedma_record *r, struct device *dev,
 			 struct edgedma_devrec *rec, bool trylock, bool on_error,
 			 struct edgedma_buffer_pages *pages)
 {
-	const struct edgedma_profile_binding *b = NULL;
+	const struct edgedma_profile_binding *b;
 	const struct edgedma_profile *p = NULL;
-	unsigned int i, j;
+	unsigned int i;
 
 	rcu_read_lock();
-	for (i = 0; i < EDGEDMA_PROFILES_MAX && !b; i++) {
-		p = rcu_dereference(edgedma_profiles[i]);
-		for (j = 0; p && j < p->nbound; j++) {
-			if (READ_ONCE(p->bound[j].dev) == dev) {
-				b = &p->bound[j];
-				break;
-			}
-		}
-	}
+	b = edgedma_binding_of(dev, &p);
 	if (!b) {
 		rcu_read_unlock();
 		edgedma_put_skipped(r, EDGEDMA_SNAPSHOT_PART_REGISTERS,

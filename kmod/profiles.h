@@ -171,6 +171,14 @@ void edgedma_profile_put(struct edgedma_record *r, struct device *dev,
 			 struct edgedma_devrec *rec, bool trylock, bool on_error,
 			 struct edgedma_buffer_pages *pages);
 
+/*
+ * The IOMMU translating for @dev (EDGEDMA_A_SNAPSHOT_IOMMU): its device and,
+ * with a profile bound to it, that profile's registers read now (an IOMMU's
+ * fault status and address); nothing without an IOMMU device. Any context
+ * but NMI, as edgedma_profile_put().
+ */
+void edgedma_profile_put_iommu(struct edgedma_record *r, struct device *dev);
+
 /* Register @reg of the binding @b, read now (MMIO). */
 u64 edgedma_profile_read_register(const struct edgedma_profile_binding *b,
 				  const struct edgedma_profile_reg *reg);

@@ -475,6 +475,8 @@ int edgedma_snapshot_take(struct device *dev,
 	 */
 	edgedma_profile_put(&r, dev, rec, t->atomic,
 			    t->kind == EDGEDMA_SNAPSHOT_TRIGGER_CONTROLLER_ERROR, &buffers);
+	/* And what the IOMMU in front of it says (a fault's status, address). */
+	edgedma_profile_put_iommu(&r, dev);
 	if (rec) {
 		edgedma_snapshot_put_mappings(&r, dev, rec, t, &buffers);
 		edgedma_snapshot_put_unmaps(&r, rec, t);

@@ -676,6 +676,34 @@ Register decode_register_definition(AttributeStream attributes, std::string_view
 
 // A register of a snapshot: its definition and which of VALUE and SKIPPED
 // it has: exactly one.
+// The IOMMU's part of a snapshot (EDGEDMA_A_SNAPSHOT_IOMMU).
+struct SnapIommuFlat {
+	std::string device;
+	std::optional<std::string> profile;
+};
+
+const std::array<AttributeRule<SnapIommuFlat>, 3> snap_iommu_rules{{
+	EDGEDMA_PAD(EDGEDMA_A_SNAP_IOMMU_PAD),
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAP_IOMMU_DEVICE), &SnapIommuFlat::device, required},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_SNAP_IOMMU_PROFILE), &SnapIommuFlat::profile, optional},
+}};
+
+Register decode_register(AttributeStream attributes, std::string_view context);
+
+IommuRegisters decode_snapshot_iommu(AttributeStream attributes, const std::string &context)
+{
+	SnapIommuFlat flat = decode_set(context, attributes, snap_iommu_rules);
+	IommuRegisters iommu{std::move(flat.device), std::move(flat.profile), {}};
+	for_each_attribute(context, attributes, [&](const nlattr &attribute) {
+		if (nla_type(&attribute) == EDGEDMA_A_SNAP_IOMMU_REGISTER)
+			iommu.registers.push_back(decode_register(
+				payload_of(attribute),
+				item_context(context, "EDGEDMA_A_SNAP_IOMMU_REGISTER",
+					     iommu.registers.size() + 1)));
+	});
+	return iommu;
+}
+
 Register decode_register(AttributeStream attributes, std::string_view context)
 {
 	Register reg = decode_register_definition(attributes, context);
@@ -1023,6 +1051,11 @@ Snapshot decode_snapshot(AttributeStream record, std::string_view context)
 				payload_of(attribute),
 				item_context(context, "EDGEDMA_A_SNAPSHOT_CHAIN",
 					     snapshot.chains.size() + 1)));
+			break;
+		case EDGEDMA_A_SNAPSHOT_IOMMU:
+			snapshot.iommu = decode_snapshot_iommu(
+				payload_of(attribute),
+				std::string(context) + ", EDGEDMA_A_SNAPSHOT_IOMMU");
 			break;
 		default:
 			break;

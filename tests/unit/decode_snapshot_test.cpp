@@ -605,6 +605,33 @@ TEST(DecodeSnapshot, ReadsEveryPartANewerModuleAddsInItsOrder)
 	EXPECT_EQ(snapshot.mappings[0].device, "0000:00:04.0");
 }
 
+TEST(DecodeSnapshot, ReadsTheIommuInFrontOfTheDevice)
+{
+	Snapshot expected = sample_snapshot();
+	expected.iommu = IommuRegisters{
+		"9050000.smmuv3",
+		"arm-smmu-v3",
+		{Register{"evtq-prod", 0, 0x100a8, 4, 0, {{"overflow", 31, 1}}, 0x3, std::nullopt}}};
+	expected.record = record_of(expected).bytes();
+	expected.header.record_size = static_cast<std::uint32_t>(expected.record.size());
+	EXPECT_EQ(decode_snapshot(stream_of(expected.record), context), expected);
+
+	// An IOMMU without a profile: its name alone.
+	expected.iommu = IommuRegisters{"9050000.smmuv3", std::nullopt, {}};
+	expected.record = record_of(expected).bytes();
+	expected.header.record_size = static_cast<std::uint32_t>(expected.record.size());
+	EXPECT_EQ(decode_snapshot(stream_of(expected.record), context), expected);
+
+	// The IOMMU's name is what the part is about: without it, malformed.
+	RecordBuilder record;
+	put_header(record, expected.header);
+	record.nest(EDGEDMA_A_SNAPSHOT_IOMMU,
+		    RecordBuilder().string(EDGEDMA_A_SNAP_IOMMU_PROFILE, "arm-smmu-v3"));
+	EXPECT_EQ(error_message_of([&] { decode_snapshot(stream_of(record.bytes()), context); },
+				   std::string(context) + ", EDGEDMA_A_SNAPSHOT_IOMMU"),
+		  "missing EDGEDMA_A_SNAP_IOMMU_DEVICE");
+}
+
 TEST(DecodeSnapshot, ReadsTheNewerPartsWithUnpaddedU64sAtAnyFourByteOffset)
 {
 	const Snapshot expected = sample_snapshot_with_views();

@@ -157,6 +157,7 @@ TEST(ProfileSource, SocProfilesMatchTheirControllersByCompatible)
 		{"jh7110-axi-dmac.dts", "starfive,jh7110-axi-dma"},
 		{"rk3588-pl330.dts", "arm,pl330"},
 		{"rk3588-iommu.dts", "rockchip,rk3568-iommu"},
+		{"arm-smmu-v3.dts", "arm,smmu-v3"},
 	};
 	for (const auto &[file, compatible] : socs) {
 		SCOPED_TRACE(file);

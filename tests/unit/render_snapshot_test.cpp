@@ -58,7 +58,7 @@ TEST(SnapshotJson, HasTheKeysTheIssueAsksForAndTheRest)
 				"seq", "time_ns", "real_time_ns", "cpu", "trigger", "trigger_addr",
 				"trigger_access", "trigger_reason", "trigger_symbol", "finding_seq", "finding_kind",
 				"device", "driver", "record_size", "kernel_release", "hook_mode",
-				"truncated", "capture_ns", "profile", "registers", "descriptors", "views",
+				"truncated", "capture_ns", "profile", "registers", "iommu", "descriptors", "views",
 				"headline", "verdicts",
 				"cache_line", "coherent", "line_sharers", "mappings",
 				"mappings_left_out", "history", "skipped"}));
@@ -195,6 +195,32 @@ TEST(SnapshotJson, LeadsWithTheHeadlineAndKeepsEveryVerdict)
 		  (std::set<std::string>{"view", "subject", "value", "dma_addr"}));
 	EXPECT_EQ(evidence[0]["view"], "device");
 	EXPECT_EQ(evidence[0]["dma_addr"], "0xfffff000");
+}
+
+TEST(SnapshotText, ShowsTheIommusRegistersOrThatItHasNoProfile)
+{
+	Snapshot snapshot = sample_snapshot();
+	snapshot.iommu = IommuRegisters{
+		"9050000.smmuv3",
+		"arm-smmu-v3",
+		{Register{"evtq-prod", 0, 0x100a8, 4, 0, {{"overflow", 31, 1}}, 0x80000003,
+			  std::nullopt}}};
+	std::string text = snapshot_text(snapshot, symbols);
+	EXPECT_TRUE(contains(text, "IOMMU 9050000.smmuv3 registers (profile arm-smmu-v3):\n"
+				   "  NAME       WHERE                WIDTH  VALUE\n"
+				   "  evtq-prod  window 0 +0x100a8  4 bytes  0x80000003\n"
+				   "    overflow=1\n"))
+		<< text;
+	auto parsed = nlohmann::json::parse(snapshot_json(snapshot, symbols).dump());
+	EXPECT_EQ(parsed["iommu"]["device"], "9050000.smmuv3");
+	EXPECT_EQ(parsed["iommu"]["registers"][0]["value"], "0x80000003");
+
+	snapshot.iommu = IommuRegisters{"9050000.smmuv3", std::nullopt, {}};
+	text = snapshot_text(snapshot, symbols);
+	EXPECT_TRUE(contains(text, "IOMMU 9050000.smmuv3: no profile bound")) << text;
+	snapshot.iommu.reset();
+	parsed = nlohmann::json::parse(snapshot_json(snapshot, symbols).dump());
+	EXPECT_TRUE(parsed["iommu"].is_null());
 }
 
 TEST(SnapshotText, LeadsWithTheHeadlineAndListsTheEvidence)

@@ -317,6 +317,15 @@ inline RecordBuilder record_of(const Snapshot &snapshot)
 		for (const Mapping &sharer : snapshot.line_sharers)
 			record.nest(EDGEDMA_A_SNAPSHOT_LINE_SHARER, sharer_nest(sharer));
 	}
+	if (snapshot.iommu) {
+		RecordBuilder iommu;
+		iommu.string(EDGEDMA_A_SNAP_IOMMU_DEVICE, snapshot.iommu->device);
+		if (snapshot.iommu->profile)
+			iommu.string(EDGEDMA_A_SNAP_IOMMU_PROFILE, *snapshot.iommu->profile);
+		for (const Register &reg : snapshot.iommu->registers)
+			iommu.nest(EDGEDMA_A_SNAP_IOMMU_REGISTER, register_nest(reg));
+		record.nest(EDGEDMA_A_SNAPSHOT_IOMMU, iommu);
+	}
 	if (snapshot.mappings_left_out)
 		record.u64(EDGEDMA_A_SNAPSHOT_MAPPINGS_LEFT_OUT, snapshot.mappings_left_out);
 	for (const RecentUnmap &unmap : snapshot.unmaps)

@@ -390,14 +390,15 @@ nlohmann::ordered_json chain_json(const DescriptorChain &chain)
 		{"program", std::move(program)}};
 }
 
-std::string registers_text(const Snapshot &snapshot)
+// "TITLE:" and the registers as a table, each one's fields under it.
+std::string registers_text(const std::string &title, const std::vector<Register> &registers)
 {
-	std::string text = "registers (profile " + *snapshot.profile + "):";
-	if (snapshot.registers.empty())
+	std::string text = title + ":";
+	if (registers.empty())
 		return text + " none listed\n";
 	text += "\n";
 	std::vector<std::vector<std::string>> rows{{"NAME", "WHERE", "WIDTH", "VALUE"}};
-	for (const Register &reg : snapshot.registers)
+	for (const Register &reg : registers)
 		rows.push_back({reg.name,
 				"window " + std::to_string(reg.window) + " +" + hex(reg.offset),
 				bytes(reg.width),
@@ -411,7 +412,7 @@ std::string registers_text(const Snapshot &snapshot)
 		text += "  " + line + "\n";
 		if (row == 0)
 			continue;
-		const Register &reg = snapshot.registers[row - 1];
+		const Register &reg = registers[row - 1];
 		if (!reg.value || reg.fields.empty())
 			continue;
 		std::string fields;
@@ -786,6 +787,16 @@ Json snapshot_json(const Snapshot &snapshot, const Symbolizer &symbols,
 	for (const Register &reg : snapshot.registers)
 		registers.push_back(register_json(reg));
 	document["registers"] = std::move(registers);
+	Json iommu = nullptr;
+	if (snapshot.iommu) {
+		Json iommu_registers = Json::array();
+		for (const Register &reg : snapshot.iommu->registers)
+			iommu_registers.push_back(register_json(reg));
+		iommu = {{"device", snapshot.iommu->device},
+			 {"profile", or_null(snapshot.iommu->profile)},
+			 {"registers", std::move(iommu_registers)}};
+	}
+	document["iommu"] = std::move(iommu);
 	Json chains = Json::array();
 	for (const DescriptorChain &chain : snapshot.chains)
 		chains.push_back(chain_json(chain));
@@ -875,7 +886,17 @@ std::string snapshot_text(const Snapshot &snapshot, const Symbolizer &symbols,
 		text << '\n' << side_by_side_text(snapshot, verdicts);
 	text << '\n' << verdicts_text(verdicts);
 	if (snapshot.profile)
-		text << '\n' << registers_text(snapshot);
+		text << '\n'
+		     << registers_text("registers (profile " + *snapshot.profile + ")",
+				       snapshot.registers);
+	if (snapshot.iommu && snapshot.iommu->profile)
+		text << '\n'
+		     << registers_text("IOMMU " + snapshot.iommu->device + " registers (profile " +
+					       *snapshot.iommu->profile + ")",
+				       snapshot.iommu->registers);
+	else if (snapshot.iommu)
+		text << "\nIOMMU " << snapshot.iommu->device
+		     << ": no profile bound (edgedma profile load one to read its registers)\n";
 	if (!snapshot.chains.empty())
 		text << '\n' << chains_text(snapshot);
 	text << '\n' << mappings_text(snapshot, symbols);

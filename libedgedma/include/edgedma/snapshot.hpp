@@ -249,6 +249,17 @@ struct SnapshotAddressOwner {
 	const RecentUnmap *unmap = nullptr; // into the snapshot, for unmapped
 };
 
+// The IOMMU in front of a snapshot's device (EDGEDMA_A_SNAPSHOT_IOMMU): its
+// device, and the registers of the profile bound to it, read with the
+// snapshot (an IOMMU's fault status and address).
+struct IommuRegisters {
+	std::string device;
+	std::optional<std::string> profile; // absent: no profile bound to it
+	std::vector<Register> registers;
+
+	bool operator==(const IommuRegisters &) const = default;
+};
+
 // A controller error hook (ERROR_HOOK_GET): each entry into the kernel
 // function snapshots the device (trigger controller-error).
 struct ErrorHook {
@@ -298,6 +309,9 @@ struct Snapshot {
 	std::vector<Register> registers;
 	// The profile's descriptor chains, walked.
 	std::vector<DescriptorChain> chains;
+	// The IOMMU translating for the device; absent without one (or from
+	// a module before it was recorded).
+	std::optional<IommuRegisters> iommu;
 	// How long writing the record took, ns; absent from older modules.
 	std::optional<std::uint64_t> capture_ns;
 	// The kernel's page size (a power of two): unmaps is the latest unmap

@@ -833,9 +833,31 @@ enum {
 					 * page of this size */
 	EDGEDMA_A_SNAPSHOT_FINDING_KIND, /* u32, enum edgedma_finding_kind of
 					 * FINDING_SEQ (in the header, after it) */
+	EDGEDMA_A_SNAPSHOT_IOMMU,	/* nested EDGEDMA_A_SNAP_IOMMU_*: the IOMMU
+					 * in front of the device, and its
+					 * registers when a profile is bound to
+					 * it (absent: no IOMMU translates for
+					 * the device) */
 
 	__EDGEDMA_A_SNAPSHOT_MAX,
 	EDGEDMA_A_SNAPSHOT_MAX = (__EDGEDMA_A_SNAPSHOT_MAX - 1)
+};
+
+/*
+ * The IOMMU in front of a snapshot's device (EDGEDMA_A_SNAPSHOT_IOMMU): its
+ * hardware device and, when a profile is bound to that device, the
+ * profile's registers read with the snapshot (an IOMMU's fault status and
+ * address say what it refused).
+ */
+enum {
+	EDGEDMA_A_SNAP_IOMMU_PAD = 1,
+	EDGEDMA_A_SNAP_IOMMU_DEVICE,	/* string, dev_name() of the IOMMU */
+	EDGEDMA_A_SNAP_IOMMU_PROFILE,	/* string, the profile bound to it */
+	EDGEDMA_A_SNAP_IOMMU_REGISTER,	/* nested EDGEDMA_A_REGISTER_*, as
+					 * EDGEDMA_A_SNAPSHOT_REGISTER */
+
+	__EDGEDMA_A_SNAP_IOMMU_MAX,
+	EDGEDMA_A_SNAP_IOMMU_MAX = (__EDGEDMA_A_SNAP_IOMMU_MAX - 1)
 };
 
 /* A mapping that was removed (EDGEDMA_A_SNAPSHOT_UNMAPPED). */
