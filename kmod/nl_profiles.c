@@ -323,7 +323,7 @@ int edgedma_profile_set_parts(struct edgedma_profile *p, const struct nlattr *at
 		if (nla_type(a) != EDGEDMA_A_PROFILE_REGISTER)
 			continue;
 		if (p->nregs == EDGEDMA_PROFILE_REGS_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, a, "a profile has at most 64 registers");
+			NL_SET_ERR_MSG_ATTR(extack, a, "a profile has at most 96 registers");
 			err = -EINVAL;
 			goto refused;
 		}

@@ -19,7 +19,7 @@ struct nlattr;
 
 #define EDGEDMA_PROFILES_MAX		32
 #define EDGEDMA_PROFILE_NAME_LEN	32
-#define EDGEDMA_PROFILE_REGS_MAX	64
+#define EDGEDMA_PROFILE_REGS_MAX	96
 #define EDGEDMA_REG_FIELDS_MAX		16
 #define EDGEDMA_PROFILE_BOUND_MAX	8
 #define EDGEDMA_WINDOWS_MAX		6	/* PCI BARs; platform resources */
@@ -30,8 +30,8 @@ struct nlattr;
 #define EDGEDMA_CHAIN_DESCS_MAX		4096	/* MAX_DESCS and snapshot_descriptors */
 #define EDGEDMA_CHAIN_ALIGN_LOG2_MAX	16	/* ALIGN_LOG2: 64 KiB */
 #define EDGEDMA_NO_REG			0xff	/* a chain names no such register */
-/* The largest definition: 64 registers of 16 fields, 8 chains of 16. */
-#define EDGEDMA_PROFILE_DEFINITION_MAX	(96 * 1024)
+/* The largest definition: 96 registers of 16 fields, 8 chains of 16. */
+#define EDGEDMA_PROFILE_DEFINITION_MAX	(128 * 1024)
 
 enum edgedma_profile_match {
 	EDGEDMA_MATCH_PCI_ID = 1,

@@ -276,7 +276,11 @@ GenlSocket::DumpResult GenlSocket::exchange(Kind kind, int family, std::uint8_t 
 					    const AttributeWriter &write_attributes,
 					    const ReplyHandler &on_reply)
 {
-	MessageHandle message(nlmsg_alloc());
+	// Room for the largest request: a profile of 96 registers with 16
+	// fields each and 8 chains (kmod/profiles.h, about 80 KiB); libnl's
+	// default is one page. Only the bytes written are sent.
+	constexpr std::size_t request_room = 128 * 1024;
+	MessageHandle message(nlmsg_alloc_size(request_room));
 	if (!message)
 		throw Error(std::string(operation), "cannot allocate the request", ENOMEM);
 	int flags = kind == Kind::dump ? NLM_F_DUMP : 0;

@@ -37,7 +37,7 @@ namespace {
 // The module's limits (kmod/profiles.h); its PROFILE_SET refuses beyond them.
 constexpr std::size_t name_max = 31;
 constexpr std::size_t match_key_max = 63;
-constexpr std::size_t registers_max = 64;
+constexpr std::size_t registers_max = 96;
 constexpr std::size_t register_fields_max = 16;
 constexpr std::uint32_t windows_max = 6;
 constexpr std::size_t chains_max = 8;

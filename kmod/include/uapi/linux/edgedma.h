@@ -166,7 +166,7 @@
  * EDGEDMA_CMD_PROFILE_SET (do, CAP_SYS_ADMIN)
  *   request:  EDGEDMA_A_PROFILE_NAME, one match (EDGEDMA_A_PROFILE_PCI_ID,
  *             EDGEDMA_A_PROFILE_COMPATIBLE or EDGEDMA_A_PROFILE_DEVICE),
- *             up to 64 EDGEDMA_A_PROFILE_REGISTER (nested
+ *             up to 96 EDGEDMA_A_PROFILE_REGISTER (nested
  *             EDGEDMA_A_REGISTER_*: NAME, WINDOW, OFFSET, WIDTH, [FLAGS],
  *             [FIELD]...) and up to 8 EDGEDMA_A_PROFILE_CHAIN (nested
  *             EDGEDMA_A_CHAIN_*: a descriptor ring or list, NAME, KIND,
