@@ -53,6 +53,12 @@ static DEFINE_MUTEX(edgedma_dt_lock);
 static char edgedma_dt_node[96];
 static unsigned int edgedma_dt_policies, edgedma_dt_profiles, edgedma_dt_refused;
 
+bool edgedma_dt_pseudo_property(const struct property *pp)
+{
+	return !strcmp(pp->name, "name") || !strcmp(pp->name, "phandle") ||
+	       !strcmp(pp->name, "linux,phandle");
+}
+
 static int edgedma_dt_name_index(const char *const *names, unsigned int n, const char *s)
 {
 	unsigned int i;
@@ -120,7 +126,7 @@ static int edgedma_dt_rule(struct device *dev, struct device_node *np,
 	int err, i;
 
 	for_each_property_of_node(np, pp) {
-		if (!strcmp(pp->name, "name") || !strcmp(pp->name, "phandle"))
+		if (edgedma_dt_pseudo_property(pp))
 			continue;
 		for (i = 0; i < ARRAY_SIZE(edgedma_dt_policy_props); i++)
 			if (!strcmp(pp->name, edgedma_dt_policy_props[i]))

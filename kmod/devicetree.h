@@ -18,6 +18,13 @@ bool edgedma_dt_bound(char *node, size_t len, u32 *policies, u32 *profiles, u32 
 
 struct device;
 struct device_node;
+struct property;
+
+/*
+ * Properties the kernel or dtc add to every node, which no binding lists:
+ * "name" (older kernels' unflattening) and the phandles a label makes.
+ */
+bool edgedma_dt_pseudo_property(const struct property *pp);
 /*
  * Install profile node @np (a profile-* child of the monitor node) as
  * PROFILE_SET would; 0, or -errno with the reason logged against @dev.

@@ -61,9 +61,7 @@ static int edgedma_dtp_only(struct edgedma_dtp *t, struct device_node *np,
 	struct property *pp;
 
 	for_each_property_of_node(np, pp) {
-		if (!strcmp(pp->name, "name") || !strcmp(pp->name, "phandle") ||
-		    !strcmp(pp->name, "linux,phandle") ||
-		    edgedma_dtp_in(pp->name, props, nprops))
+		if (edgedma_dt_pseudo_property(pp) || edgedma_dtp_in(pp->name, props, nprops))
 			continue;
 		dev_err(t->dev, "%pOF: unknown property '%s' (Documentation/profiles.rst)\n",
 			np, pp->name);
@@ -204,7 +202,7 @@ static int edgedma_dtp_register(struct edgedma_dtp *t, struct device_node *np)
 
 			if (err)
 				break;
-			if (!strcmp(pp->name, "name") || !strcmp(pp->name, "phandle"))
+			if (edgedma_dt_pseudo_property(pp))
 				continue;
 			field = edgedma_record_nest_start(&t->r, EDGEDMA_A_REGISTER_FIELD);
 			err = field < 0 ? field :
@@ -329,7 +327,7 @@ static int edgedma_dtp_children(struct edgedma_dtp *t, struct device_node *np, c
 	if (!parent)
 		return 0;
 	for_each_property_of_node(parent, pp) {
-		if (strcmp(pp->name, "name") && strcmp(pp->name, "phandle")) {
+		if (!edgedma_dt_pseudo_property(pp)) {
 			dev_err(t->dev, "%pOF: unknown property '%s': only nodes belong here\n",
 				parent, pp->name);
 			err = -EINVAL;

@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <linux/edgedma.h>
 
+#include "report_common.hpp"
+
 namespace edgedma {
 namespace {
 
@@ -23,13 +25,6 @@ std::string hex32(std::uint32_t value)
 {
 	char text[16];
 	std::snprintf(text, sizeof(text), "0x%08x", value);
-	return text;
-}
-
-std::string hex64(std::uint64_t value)
-{
-	char text[24];
-	std::snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(value));
 	return text;
 }
 
@@ -165,10 +160,10 @@ Pl330Program decode_pl330(std::span<const std::byte> bytes, std::uint64_t start,
 		if (!d.size) {
 			program.ended = d.text == "truncated"
 						? "the bytes read end inside an instruction at " +
-							  hex64(start + at)
+							  detail::hex(start + at)
 						: "unknown opcode " +
 							  hex_byte(std::to_integer<unsigned>(bytes[at])) +
-							  " at " + hex64(start + at);
+							  " at " + detail::hex(start + at);
 			return program;
 		}
 		if (pc && *pc == start + at)

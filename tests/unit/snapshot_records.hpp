@@ -443,6 +443,7 @@ inline Snapshot sample_snapshot()
 		.profile = std::nullopt,
 		.registers = {},
 		.chains = {},
+		.iommu = std::nullopt,
 		.capture_ns = std::nullopt,
 		.page_size = std::nullopt,
 		.truncated = true,

@@ -28,6 +28,7 @@
 
 #include "command.hpp"
 #include "crash_render.hpp"
+#include "format.hpp"
 
 namespace edgedma::cli {
 namespace {
@@ -167,10 +168,7 @@ int collect(const CollectOptions &options)
 	}
 
 	if (options.json) {
-		std::cout << collect_json(region, collected, cleared)
-				     .dump(-1, ' ', false,
-					   nlohmann::ordered_json::error_handler_t::replace)
-			  << '\n';
+		std::cout << json_text(collect_json(region, collected, cleared)) << '\n';
 		return 0;
 	}
 	std::cout << crash_region_text(region) << '\n';

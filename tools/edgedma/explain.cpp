@@ -22,6 +22,7 @@
 #include <edgedma/snapshot.hpp>
 
 #include "command.hpp"
+#include "format.hpp"
 #include "snapshot_render.hpp"
 
 namespace edgedma::cli {
@@ -72,10 +73,7 @@ void explain_one(const Snapshot &snapshot, const Symbolizer &symbols, bool json,
 {
 	const std::vector<Verdict> verdicts = compare_views(snapshot, symbols);
 	if (json) {
-		std::cout << snapshot_json(snapshot, symbols, verdicts)
-				     .dump(-1, ' ', false,
-					   nlohmann::ordered_json::error_handler_t::replace)
-			  << '\n';
+		std::cout << json_text(snapshot_json(snapshot, symbols, verdicts)) << '\n';
 	} else {
 		if (tally.snapshots)
 			std::cout << '\n';

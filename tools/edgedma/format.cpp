@@ -39,6 +39,11 @@ std::uint64_t parse_dma_address(const std::string &text, const std::string &opti
 	return address;
 }
 
+std::string json_text(const nlohmann::ordered_json &document)
+{
+	return document.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 nlohmann::ordered_json hex_or_null(const std::optional<std::uint64_t> &value)
 {
 	if (!value)

@@ -34,6 +34,10 @@ std::uint64_t parse_dma_address(const std::string &text, const std::string &opti
 // among them) keep numbers as doubles and would round a kernel address.
 nlohmann::ordered_json hex_or_null(const std::optional<std::uint64_t> &value);
 
+// One line of JSON. Device, driver and caller names come from drivers and
+// the kernel: a broken UTF-8 sequence is replaced, never thrown on.
+std::string json_text(const nlohmann::ordered_json &document);
+
 // An optional value for JSON: the value, or null when absent.
 template <typename Value> nlohmann::ordered_json or_null(const std::optional<Value> &value)
 {

@@ -19,11 +19,6 @@
 namespace edgedma::cli {
 namespace {
 
-std::string json_text(const nlohmann::ordered_json &document)
-{
-	return document.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-}
-
 struct LoadOptions {
 	std::string file;
 	std::optional<std::string> device;

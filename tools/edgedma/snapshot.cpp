@@ -23,13 +23,6 @@
 namespace edgedma::cli {
 namespace {
 
-// Device names and caller names come from drivers and the kernel: a broken
-// one must not make the output throw.
-std::string json_text(const nlohmann::ordered_json &document)
-{
-	return document.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-}
-
 struct TakeOptions {
 	std::string device;
 	std::optional<std::string> address;

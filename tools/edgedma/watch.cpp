@@ -72,9 +72,7 @@ std::optional<std::uint64_t> module_clock_ns()
 void report_repeats(const FindingRepeats &repeats, bool json)
 {
 	if (json)
-		std::cout << repeats_json(repeats).dump(
-				     -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace)
-			  << '\n';
+		std::cout << json_text(repeats_json(repeats)) << '\n';
 	else
 		std::cout << repeats_text(repeats, module_clock_ns());
 }
@@ -102,9 +100,7 @@ void report_snapshot(Client &client, const SnapshotHeader &header, const Symboli
 	if (json) {
 		Json announced = snapshot_header_json(header);
 		announced["headline"] = std::move(lead);
-		std::cout << Json{{"snapshot", std::move(announced)}}.dump(
-				     -1, ' ', false, Json::error_handler_t::replace)
-			  << '\n';
+		std::cout << json_text(Json{{"snapshot", std::move(announced)}}) << '\n';
 		return;
 	}
 	std::cout << snapshot_announcement_text(header) << lead_text;
