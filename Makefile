@@ -6,6 +6,7 @@
 #   make check         install what is missing, build everything, run every test
 #   make demo          boot x86_64 and arm64 guests and show edgedma at work
 #   make fuzz          the libFuzzer targets, FUZZ_SECONDS (600) each
+#   make fuzz-module   the module's netlink fuzzer in the guests, FUZZ_MESSAGES per pass
 #   make bench         the benchmarks: writes Documentation/benchmarks.rst
 #   make soak          edgedma reloaded 200 times under DMA and netlink traffic
 #   make modules-all   the module (and test drivers) for every test kernel
@@ -103,7 +104,8 @@ $(GUEST_RULES): guest-tools-%:
 	@cp $(BUILD)/guest-$*/bench/ingest/edgedma-bench-ingest $(BUILD)/guest/$*/bin/
 	@cp tests/guest/run-suite $(BUILD)/guest/$*/bin/edgedma-run-suite
 	@cp tests/guest/kmemleak-check $(BUILD)/guest/$*/bin/edgedma-kmemleak-check
-	@cp $(BUILD)/guest/$*/kselftest/helpers/edgedma-as-nobody $(BUILD)/guest/$*/bin/
+	@cp $(BUILD)/guest/$*/kselftest/helpers/edgedma-as-nobody \
+		$(BUILD)/guest/$*/kselftest/helpers/edgedma-netlink-fuzz $(BUILD)/guest/$*/bin/
 	@# The shipped profiles as blobs: the guests have no dtc.
 	@mkdir -p $(BUILD)/guest/$*/profiles
 	@for p in dts/profiles/*.dts; do \
@@ -190,6 +192,21 @@ fuzz:
 	tools/install-deps $(BUILD) --host-only
 	tests/fuzz/run --build $(BUILD) --seconds $(FUZZ_SECONDS)
 
+# The module's netlink fuzzer (tests/kselftest/netlink_fuzz.c) at length:
+# FUZZ_MESSAGES malformed and mutated requests as root, as nobody and from a
+# user namespace, in every test kernel but the debug one (make check runs
+# 20000 per pass, 5000 on the debug kernel). FUZZ_SEED repeats a run.
+FUZZ_MESSAGES ?= 1000000
+FUZZ_KERNELS ?= x86_64:6.12 arm64:6.12 x86_64:6.1 arm64:6.1
+fuzz-module:
+	@$(MAKE) -s deps
+	@$(MAKE) build-all
+	for k in $(FUZZ_KERNELS); do \
+		tools/edgedma-vm --arch $${k%%:*} --kernel $${k#*:} --timeout 14400 -- \
+			edgedma-netlink-fuzz --messages $(FUZZ_MESSAGES) \
+			$(if $(FUZZ_SEED),--seed $(FUZZ_SEED)) || exit 1; \
+	done
+
 # The benchmarks (Documentation/benchmarks.rst, not part of make check):
 # every guest kernel on both paths, DMA-API debug, bpftrace, the host
 # replay benchmark. BENCH_ARGS go to bench/run (e.g. BENCH_ARGS="--arch
@@ -228,4 +245,4 @@ clean:
 	$(MAKE) -s -C tests/kselftest clean O=$(BUILD)/guest/x86_64/kselftest || true
 
 .PHONY: all module modules-all $(MODULE_RULES) kernel-$(BENCH_KERNEL) module-$(BENCH_KERNEL) userspace guest-tools $(GUEST_RULES) \
-	deps build-all check fuzz bench soak demo clean install install-userspace install-module dkms-source
+	deps build-all check fuzz fuzz-module bench soak demo clean install install-userspace install-module dkms-source
