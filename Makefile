@@ -24,6 +24,8 @@ JOBS ?= $(shell nproc)
 
 # Guest kernels: ARCH-KERNEL, fetched from Debian by tools/vm/fetch-kernels.
 TARGETS := x86_64-6.1 x86_64-6.12 arm64-6.1 arm64-6.12 arm64-6.12-16k arm64-6.12-rt
+# Debian 11's 5.10, the kernel of most vendor BSPs (Documentation/bsp.rst).
+TARGETS += x86_64-5.10 arm64-5.10
 # The debug lane: 6.1 with KASAN, lockdep and kmemleak, built from Debian's
 # linux-source-6.1 by tools/vm/build-kernel debug (make deps), not fetched.
 TARGETS += x86_64-6.1-debug
@@ -36,6 +38,9 @@ BENCH_KERNEL := x86_64-6.1-dma-debug
 arch_of = $(firstword $(subst -, ,$(1)))
 kbuild_arch = $(if $(filter arm64,$(call arch_of,$(1))),ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
 cross_cc = $(if $(filter arm64,$(1)),aarch64-linux-gnu-gcc,gcc)
+# Debian 11's kernel headers name gcc-10, which Debian 12 does not have: its
+# gcc 12 builds modules that 5.10 loads (vermagic names no compiler).
+kbuild_cc = $(if $(filter %-5.10,$(1)),CC=$(call cross_cc,$(call arch_of,$(1))))
 
 RUNNING_KDIR := /lib/modules/$(shell uname -r)/build
 
@@ -74,11 +79,11 @@ $(MODULE_RULES) module-$(BENCH_KERNEL): module-%:
 	@cp -rs --remove-destination $(CURDIR)/tests/drivers/. $(BUILD)/test-drivers/$*/
 	@cp -rs --remove-destination $(CURDIR)/bench/driver/. $(BUILD)/bench-driver/$*/
 	$(MAKE) -s -C $(BUILD)/kernels/$*/kdir M=$(BUILD)/kmod/$* $(call kbuild_arch,$*) \
-		EDGEDMA_VERSION=$(VERSION) modules
+		$(call kbuild_cc,$*) EDGEDMA_VERSION=$(VERSION) modules
 	$(MAKE) -s -C $(BUILD)/kernels/$*/kdir M=$(BUILD)/test-drivers/$* $(call kbuild_arch,$*) \
-		modules
+		$(call kbuild_cc,$*) modules
 	$(MAKE) -s -C $(BUILD)/kernels/$*/kdir M=$(BUILD)/bench-driver/$* $(call kbuild_arch,$*) \
-		modules
+		$(call kbuild_cc,$*) modules
 
 # ---- userspace ------------------------------------------------------------
 

@@ -86,6 +86,37 @@ static void __init edgedma_rodata_from_text_bounds(edgedma_lookup_fn lookup)
 	}
 }
 
+#ifdef EDGEDMA_HAVE_SWIOTLB_GLOBAL_POOL
+/*
+ * Until 5.15 swiotlb had one pool, io_tlb_start to io_tlb_end (set at boot,
+ * or by swiotlb_late_init_with_tbl()), and exported neither: their
+ * addresses come from kallsyms (a data symbol: CONFIG_KALLSYMS_ALL).
+ */
+static phys_addr_t *edgedma_io_tlb_start, *edgedma_io_tlb_end;
+
+static void __init edgedma_swiotlb_from_kallsyms(edgedma_lookup_fn lookup)
+{
+	edgedma_io_tlb_start = (phys_addr_t *)lookup("io_tlb_start");
+	edgedma_io_tlb_end = (phys_addr_t *)lookup("io_tlb_end");
+	if (!edgedma_io_tlb_start || !edgedma_io_tlb_end) {
+		edgedma_io_tlb_start = NULL;
+		pr_info("no CONFIG_KALLSYMS_ALL: swiotlb's pool cannot be found, bounce buffers go unseen\n");
+	}
+}
+
+bool edgedma_is_swiotlb(struct device *dev, phys_addr_t phys)
+{
+	if (!edgedma_io_tlb_start)
+		return false;
+	return phys >= READ_ONCE(*edgedma_io_tlb_start) &&
+	       phys < READ_ONCE(*edgedma_io_tlb_end);
+}
+#else
+static void __init edgedma_swiotlb_from_kallsyms(edgedma_lookup_fn lookup)
+{
+}
+#endif
+
 int __init edgedma_compat_init(void)
 {
 	edgedma_lookup_fn lookup = edgedma_find_lookup();
@@ -95,6 +126,7 @@ int __init edgedma_compat_init(void)
 		pr_info("kallsyms not reachable: the rodata-buffer check is off\n");
 		return 0;
 	}
+	edgedma_swiotlb_from_kallsyms(lookup);
 	edgedma_image_from_kallsyms(lookup);
 	if (!edgedma_rodata_end)
 		edgedma_rodata_from_text_bounds(lookup);
@@ -141,7 +173,7 @@ bool edgedma_function_range(const char *name, unsigned long *start,
 	return true;
 }
 
-#ifdef EDGEDMA_HAVE_GENL_MCAST_CAP_SYS_ADMIN
+#ifdef EDGEDMA_MCGRP_JOIN_REFUSED
 void edgedma_compat_multicast_admin(const struct genl_family *family,
 				    struct sk_buff *msg, unsigned int group)
 {

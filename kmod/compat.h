@@ -20,6 +20,23 @@
 #error "edgedma needs Linux 5.10 or newer (per-command netlink policies, dma_alloc_pages)"
 #endif
 
+/* 5.14 gave panic_notifier_list a header of its own; kernel.h had it. */
+#ifdef EDGEDMA_HAVE_PANIC_NOTIFIER_H
+#include <linux/panic_notifier.h>
+#else
+#include <linux/kernel.h>
+#endif
+
+#ifndef EDGEDMA_HAVE_NLA_STRSCPY
+/* 5.11 renamed nla_strlcpy(), which returned the source's length. */
+static inline ssize_t nla_strscpy(char *dst, const struct nlattr *nla, size_t dstsize)
+{
+	size_t srclen = nla_strlcpy(dst, nla, dstsize);
+
+	return srclen >= dstsize ? -E2BIG : srclen;
+}
+#endif
+
 /*
  * vbin_printf()/bstr_printf() (CONFIG_BINARY_PRINTF, which tracing selects:
  * every distribution kernel has it): a finding's sentence is kept as
@@ -106,15 +123,39 @@ edgedma_genl_dumpit_attrs(const struct genl_dumpit_info *info)
 #endif
 
 /*
- * The multicast groups carry kernel addresses: CAP_SYS_ADMIN only. Where
- * the kernel has the group flag it refuses the join itself; elsewhere
- * edgedma_compat_multicast_admin() sends only to sockets whose opener had
- * CAP_SYS_ADMIN (compat.c), and a kernel with neither cannot build.
+ * Until 5.16 dma_alloc_noncoherent()/dma_free_noncoherent() were functions
+ * of their own (hooked in kprobe mode) that went through dma_alloc_pages()/
+ * dma_free_pages() (hooked as well) unless the device's dma_map_ops had
+ * alloc_noncoherent/free_noncoherent: only the latter calls are theirs to
+ * record, or a buffer would be recorded twice.
  */
-#ifdef EDGEDMA_HAVE_GENL_MCAST_CAP_SYS_ADMIN
-#define EDGEDMA_MCGRP_ADMIN_FLAGS	GENL_MCAST_CAP_SYS_ADMIN
+#ifdef EDGEDMA_HAVE_DMA_ALLOC_NONCOHERENT_FN
+#include <linux/dma-map-ops.h>
+
+static inline bool edgedma_noncoherent_through_ops(struct device *dev, bool alloc)
+{
+	const struct dma_map_ops *ops = get_dma_ops(dev);
+
+	return ops && (alloc ? ops->alloc_noncoherent != NULL : ops->free_noncoherent != NULL);
+}
+#endif
+
+/*
+ * The multicast groups carry kernel addresses: CAP_SYS_ADMIN only. Where
+ * the kernel has the group flag (or the stable kernels' bit field) it
+ * refuses the join itself; elsewhere edgedma_compat_multicast_admin() sends
+ * only to sockets whose opener had CAP_SYS_ADMIN (compat.c), and a kernel
+ * with neither cannot build. EDGEDMA_MCGRP_ADMIN goes in the group's
+ * initializer.
+ */
+#if defined(EDGEDMA_HAVE_GENL_MCAST_CAP_SYS_ADMIN)
+#define EDGEDMA_MCGRP_ADMIN		.flags = GENL_MCAST_CAP_SYS_ADMIN
+#define EDGEDMA_MCGRP_JOIN_REFUSED
+#elif defined(EDGEDMA_HAVE_GENL_MCGRP_CAP_SYS_ADMIN_BIT)
+#define EDGEDMA_MCGRP_ADMIN		.cap_sys_admin = 1
+#define EDGEDMA_MCGRP_JOIN_REFUSED
 #else
-#define EDGEDMA_MCGRP_ADMIN_FLAGS	0
+#define EDGEDMA_MCGRP_ADMIN		.flags = 0
 #ifndef EDGEDMA_HAVE_NETLINK_BROADCAST_FILTERED
 #error "this kernel can neither restrict netlink multicast groups nor filter their members"
 #endif
@@ -268,6 +309,9 @@ static inline bool edgedma_is_swiotlb(struct device *dev, phys_addr_t phys)
 
 	return mem && phys >= mem->defpool.start && phys < mem->defpool.end;
 }
+#elif defined(EDGEDMA_HAVE_SWIOTLB_GLOBAL_POOL)
+/* Until 5.15: the global pool's bounds, found through kallsyms (compat.c). */
+bool edgedma_is_swiotlb(struct device *dev, phys_addr_t phys);
 #else
 static inline bool edgedma_is_swiotlb(struct device *dev, phys_addr_t phys)
 {

@@ -49,8 +49,12 @@ ccflags-$(call edgedma_header_has,arch/$(SRCARCH)/include/asm/compiler.h,define 
 
 # 6.7 (backported to the stable kernels, Debian's 6.1 among them):
 # GENL_MCAST_CAP_SYS_ADMIN, a multicast group only CAP_SYS_ADMIN may join.
+# The 5.10 and 5.15 stable kernels got it as a bit field of the group,
+# cap_sys_admin (Debian's 5.10.223 has it).
 ccflags-$(call edgedma_header_has,include/net/genetlink.h,GENL_MCAST_CAP_SYS_ADMIN) += \
 	-DEDGEDMA_HAVE_GENL_MCAST_CAP_SYS_ADMIN
+ccflags-$(call edgedma_header_has,include/net/genetlink.h,u8[[:space:]]+cap_sys_admin:1) += \
+	-DEDGEDMA_HAVE_GENL_MCGRP_CAP_SYS_ADMIN_BIT
 
 # Until 6.2: netlink_broadcast_filtered(), the fallback for kernels without
 # the group flag above.
@@ -67,3 +71,24 @@ ccflags-$(call edgedma_header_has,include/linux/device.h,dma_skip_sync:1) += \
 # SWIOTLB_DYNAMIC calls the unexported __swiotlb_find_pool().
 ccflags-$(call edgedma_header_has,include/linux/swiotlb.h,swiotlb_find_pool.struct device) += \
 	-DEDGEDMA_HAVE_SWIOTLB_FIND_POOL
+
+# Until 5.15: one global swiotlb pool, io_tlb_start to io_tlb_end, which
+# modules cannot read (not exported); is_swiotlb_buffer() took the address
+# only. compat.c finds the two variables through kallsyms at load.
+ccflags-$(call edgedma_header_has,include/linux/swiotlb.h,bool is_swiotlb_buffer.phys_addr_t) += \
+	-DEDGEDMA_HAVE_SWIOTLB_GLOBAL_POOL
+
+# 5.11: nla_strlcpy() became nla_strscpy() (returning -E2BIG on truncation).
+ccflags-$(call edgedma_header_has,include/net/netlink.h,nla_strscpy) += \
+	-DEDGEDMA_HAVE_NLA_STRSCPY
+
+# 5.14: the panic notifier list moved out of kernel.h into its own header.
+ccflags-$(call edgedma_have_header,include/linux/panic_notifier.h) += \
+	-DEDGEDMA_HAVE_PANIC_NOTIFIER_H
+
+# Until 5.16: dma_alloc_noncoherent() and dma_free_noncoherent() were
+# functions of their own that used the device's ops->alloc_noncoherent
+# (dma-iommu's) and fell back to dma_alloc_pages()/dma_free_pages() without
+# one; later they are inline wrappers around those two.
+ccflags-$(call edgedma_header_has,include/linux/dma-mapping.h,^void .dma_alloc_noncoherent.struct device) += \
+	-DEDGEDMA_HAVE_DMA_ALLOC_NONCOHERENT_FN

@@ -94,6 +94,11 @@ bool edgedma_hook_floor(void);		/* hook_floor=1: empty handlers only */
 u64 edgedma_hook_missed(void);		/* calls the hooks could not see */
 /* Bytes the kernel holds for the hooks (kretprobe instances). */
 size_t edgedma_hook_memory(void);
+/*
+ * The @i-th API function the hooks left out (this kernel has it only as an
+ * inline wrapper), with what that leaves unseen; NULL past the last.
+ */
+const char *edgedma_hook_skipped(unsigned int i, const char **unseen);
 
 
 #endif /* _EDGEDMA_H */

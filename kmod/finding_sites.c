@@ -21,6 +21,7 @@
 #include <linux/irqflags.h>
 #include <linux/ktime.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>

@@ -169,3 +169,10 @@ size_t edgedma_hook_memory(void)
 	return edgedma_hook_mode_active() == EDGEDMA_HOOK_MODE_KPROBE ?
 	       edgedma_kprobe_memory() : 0;
 }
+
+const char *edgedma_hook_skipped(unsigned int i, const char **unseen)
+{
+	if (edgedma_hook_mode_active() != EDGEDMA_HOOK_MODE_KPROBE)
+		return NULL;
+	return edgedma_kprobe_skipped(i, unseen);
+}

@@ -23,11 +23,16 @@ int edgedma_kprobe_start(bool floor);
 void edgedma_kprobe_stop(void);
 u64 edgedma_kprobe_missed(void);
 size_t edgedma_kprobe_memory(void);
+const char *edgedma_kprobe_skipped(unsigned int i, const char **unseen);
 #else
 static inline int edgedma_kprobe_start(bool floor) { return -EOPNOTSUPP; }
 static inline void edgedma_kprobe_stop(void) { }
 static inline u64 edgedma_kprobe_missed(void) { return 0; }
 static inline size_t edgedma_kprobe_memory(void) { return 0; }
+static inline const char *edgedma_kprobe_skipped(unsigned int i, const char **unseen)
+{
+	return NULL;
+}
 #endif
 
 /* hook_tracepoint.c: the kernel's dma trace events (6.12 on). */

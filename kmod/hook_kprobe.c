@@ -182,6 +182,33 @@ static int edgedma_kp_alloc_pages(struct kretprobe_instance *ri,
 	return 0;
 }
 
+#ifdef EDGEDMA_HAVE_DMA_ALLOC_NONCOHERENT_FN
+/*
+ * dma_alloc_noncoherent(dev, size, dma_handle, dir, gfp) -> cpu address,
+ * through the device's ops (dma-iommu); without them it called
+ * dma_alloc_pages(), whose probe records it. The ops allocate whole pages.
+ */
+static int edgedma_kp_alloc_noncoherent(struct kretprobe_instance *ri,
+					struct pt_regs *regs)
+{
+	const struct edgedma_kp_args *a = (void *)ri->data;
+	void *cpu_addr = (void *)regs_return_value(regs);
+	struct device *dev = (void *)a->arg[0];
+	struct edgedma_call call;
+
+	if (!cpu_addr || !edgedma_noncoherent_through_ops(dev, true))
+		return 0;
+	edgedma_call_init(&call, EDGEDMA_CALL_ALLOC_PAGES, dev, (u32)a->arg[3],
+			  edgedma_kp_caller(ri));
+	call.dma_addr = *(dma_addr_t *)a->arg[2];
+	call.phys = edgedma_linear_phys(cpu_addr);
+	call.cpu_addr = call.phys == EDGEDMA_NO_PHYS ? NULL : cpu_addr;
+	call.size = PAGE_ALIGN(a->arg[1]);
+	edgedma_track_call(&call);
+	return 0;
+}
+#endif
+
 #define edgedma_kp_arg(regs, n)	regs_get_kernel_argument(regs, n)
 
 static void edgedma_kp_init(struct edgedma_call *call, u32 kind,
@@ -267,6 +294,25 @@ static int edgedma_kp_free_pages(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+#ifdef EDGEDMA_HAVE_DMA_ALLOC_NONCOHERENT_FN
+/* dma_free_noncoherent(dev, size, cpu_addr, dma_handle, dir), as its alloc */
+static int edgedma_kp_free_noncoherent(struct kprobe *p, struct pt_regs *regs)
+{
+	struct device *dev = (void *)edgedma_kp_arg(regs, 0);
+	struct edgedma_call call;
+
+	if (!edgedma_noncoherent_through_ops(dev, false))
+		return 0;
+	edgedma_kp_init(&call, EDGEDMA_CALL_FREE_PAGES, regs,
+			(u32)edgedma_kp_arg(regs, 4));
+	call.size = PAGE_ALIGN(edgedma_kp_arg(regs, 1));
+	call.phys = edgedma_linear_phys((void *)edgedma_kp_arg(regs, 2));
+	call.dma_addr = edgedma_kp_arg(regs, 3);
+	edgedma_track_call(&call);
+	return 0;
+}
+#endif
+
 /* dma_sync_single_for_{cpu,device}(dev, addr, size, dir) */
 static void edgedma_kp_sync_single(struct pt_regs *regs, u32 kind)
 {
@@ -331,6 +377,11 @@ static int edgedma_kp_floor_pre(struct kprobe *p, struct pt_regs *regs)
 struct edgedma_kretprobe_def {
 	const char *symbol;
 	kretprobe_handler_t handler;
+	/*
+	 * A function older kernels have only as an inline wrapper: what its
+	 * absence leaves unseen. The load goes on without its probe.
+	 */
+	const char *unseen_when_missing;
 };
 
 struct edgedma_kprobe_def {
@@ -341,10 +392,15 @@ struct edgedma_kprobe_def {
 static const struct edgedma_kretprobe_def edgedma_kretprobe_defs[] = {
 	{ "dma_map_page_attrs", edgedma_kp_map_page },
 	{ "dma_map_sg_attrs", edgedma_kp_map_sg },
-	{ "dma_map_sgtable", edgedma_kp_map_sgtable },
+	/* 5.16 made it a function; before, it called dma_map_sg_attrs(). */
+	{ "dma_map_sgtable", edgedma_kp_map_sgtable,
+	  "nothing unseen: an inline wrapper on this kernel, whose calls are seen in dma_map_sg_attrs()" },
 	{ "dma_map_resource", edgedma_kp_map_resource },
 	{ "dma_alloc_attrs", edgedma_kp_alloc_attrs },
 	{ "dma_alloc_pages", edgedma_kp_alloc_pages },
+#ifdef EDGEDMA_HAVE_DMA_ALLOC_NONCOHERENT_FN
+	{ "dma_alloc_noncoherent", edgedma_kp_alloc_noncoherent },
+#endif
 };
 
 static const struct edgedma_kprobe_def edgedma_kprobe_defs[] = {
@@ -353,6 +409,9 @@ static const struct edgedma_kprobe_def edgedma_kprobe_defs[] = {
 	{ "dma_unmap_resource", edgedma_kp_unmap_resource },
 	{ "dma_free_attrs", edgedma_kp_free_attrs },
 	{ "dma_free_pages", edgedma_kp_free_pages },
+#ifdef EDGEDMA_HAVE_DMA_ALLOC_NONCOHERENT_FN
+	{ "dma_free_noncoherent", edgedma_kp_free_noncoherent },
+#endif
 #ifdef EDGEDMA_HAVE_DMA_SYNC_HOOKS
 	{ __stringify(edgedma_dma_sync_single_for_cpu),
 	  edgedma_kp_sync_single_for_cpu },
@@ -369,9 +428,14 @@ static const struct edgedma_kprobe_def edgedma_kprobe_defs[] = {
 #define EDGEDMA_NR_KPROBES	ARRAY_SIZE(edgedma_kprobe_defs)
 
 static struct kretprobe edgedma_kretprobes[EDGEDMA_NR_KRETPROBES];
-static struct kretprobe *edgedma_kretprobe_ptrs[EDGEDMA_NR_KRETPROBES];
 static struct kprobe edgedma_kprobes[EDGEDMA_NR_KPROBES];
+/* The probes registered, and only those: the unregister calls take them. */
+static struct kretprobe *edgedma_kretprobe_ptrs[EDGEDMA_NR_KRETPROBES];
 static struct kprobe *edgedma_kprobe_ptrs[EDGEDMA_NR_KPROBES];
+static unsigned int edgedma_nr_kretprobes, edgedma_nr_kprobes;
+/* The kretprobe definitions left out on this kernel, by index. */
+static const struct edgedma_kretprobe_def *edgedma_kretprobes_skipped[EDGEDMA_NR_KRETPROBES];
+static unsigned int edgedma_nr_skipped;
 
 /*
  * Each start fills the probes afresh from their definitions: a probe
@@ -395,7 +459,6 @@ static void edgedma_kprobe_prepare(bool floor)
 			.data_size = sizeof(struct edgedma_kp_args),
 			.maxactive = maxactive,
 		};
-		edgedma_kretprobe_ptrs[i] = &edgedma_kretprobes[i];
 	}
 	for (i = 0; i < EDGEDMA_NR_KPROBES; i++) {
 		edgedma_kprobes[i] = (struct kprobe) {
@@ -403,13 +466,26 @@ static void edgedma_kprobe_prepare(bool floor)
 			.pre_handler = floor ? edgedma_kp_floor_pre :
 					       edgedma_kprobe_defs[i].handler,
 		};
-		edgedma_kprobe_ptrs[i] = &edgedma_kprobes[i];
 	}
+	edgedma_nr_kretprobes = 0;
+	edgedma_nr_kprobes = 0;
+	edgedma_nr_skipped = 0;
+}
+
+static void edgedma_kprobe_unregister(void)
+{
+	if (edgedma_nr_kretprobes)
+		unregister_kretprobes(edgedma_kretprobe_ptrs, edgedma_nr_kretprobes);
+	if (edgedma_nr_kprobes)
+		unregister_kprobes(edgedma_kprobe_ptrs, edgedma_nr_kprobes);
+	rcu_barrier();
+	edgedma_nr_kretprobes = 0;
+	edgedma_nr_kprobes = 0;
 }
 
 int edgedma_kprobe_start(bool floor)
 {
-	unsigned int nr_ret, nr_kp;
+	unsigned int i;
 	int err;
 
 	edgedma_kprobe_prepare(floor);
@@ -419,32 +495,43 @@ int edgedma_kprobe_start(bool floor)
 	 * mapping seen made but not seen undone would stay in the table for
 	 * good; one made before its map was watched is merely unknown.
 	 */
-	nr_ret = 0;
-	for (nr_kp = 0; nr_kp < EDGEDMA_NR_KPROBES; nr_kp++) {
-		err = register_kprobe(&edgedma_kprobes[nr_kp]);
+	for (i = 0; i < EDGEDMA_NR_KPROBES; i++) {
+		err = register_kprobe(&edgedma_kprobes[i]);
 		if (err) {
-			pr_err("kprobe on %s: %d\n",
-			       edgedma_kprobe_defs[nr_kp].symbol, err);
+			pr_err("kprobe on %s: %d\n", edgedma_kprobe_defs[i].symbol, err);
 			goto err_unregister;
 		}
+		edgedma_kprobe_ptrs[edgedma_nr_kprobes++] = &edgedma_kprobes[i];
 	}
-	for (nr_ret = 0; nr_ret < EDGEDMA_NR_KRETPROBES; nr_ret++) {
-		err = register_kretprobe(&edgedma_kretprobes[nr_ret]);
+	for (i = 0; i < EDGEDMA_NR_KRETPROBES; i++) {
+		const struct edgedma_kretprobe_def *def = &edgedma_kretprobe_defs[i];
+
+		err = register_kretprobe(&edgedma_kretprobes[i]);
+		if (err == -ENOENT && def->unseen_when_missing) {
+			pr_info("no function %s to probe: %s\n",
+				def->symbol, def->unseen_when_missing);
+			edgedma_kretprobes_skipped[edgedma_nr_skipped++] = def;
+			continue;
+		}
 		if (err) {
-			pr_err("kretprobe on %s: %d\n",
-			       edgedma_kretprobe_defs[nr_ret].symbol, err);
+			pr_err("kretprobe on %s: %d\n", def->symbol, err);
 			goto err_unregister;
 		}
+		edgedma_kretprobe_ptrs[edgedma_nr_kretprobes++] = &edgedma_kretprobes[i];
 	}
 	return 0;
 
 err_unregister:
-	if (nr_ret)
-		unregister_kretprobes(edgedma_kretprobe_ptrs, nr_ret);
-	if (nr_kp)
-		unregister_kprobes(edgedma_kprobe_ptrs, nr_kp);
-	rcu_barrier();
+	edgedma_kprobe_unregister();
 	return err;
+}
+
+const char *edgedma_kprobe_skipped(unsigned int i, const char **unseen)
+{
+	if (i >= READ_ONCE(edgedma_nr_skipped))
+		return NULL;
+	*unseen = edgedma_kretprobes_skipped[i]->unseen_when_missing;
+	return edgedma_kretprobes_skipped[i]->symbol;
 }
 
 /*
@@ -478,9 +565,7 @@ void edgedma_kprobe_stop(void)
 {
 	u64 busy, nested;
 
-	unregister_kprobes(edgedma_kprobe_ptrs, EDGEDMA_NR_KPROBES);
-	unregister_kretprobes(edgedma_kretprobe_ptrs, EDGEDMA_NR_KRETPROBES);
-	rcu_barrier();
+	edgedma_kprobe_unregister();
 
 	edgedma_kprobe_count_missed(&busy, &nested);
 	if (busy || nested)
@@ -497,10 +582,10 @@ size_t edgedma_kprobe_memory(void)
 	size_t bytes = 0;
 	unsigned int i;
 
-	for (i = 0; i < EDGEDMA_NR_KRETPROBES; i++)
-		bytes += (size_t)edgedma_kretprobes[i].maxactive *
+	for (i = 0; i < edgedma_nr_kretprobes; i++)
+		bytes += (size_t)edgedma_kretprobe_ptrs[i]->maxactive *
 			 (sizeof(struct kretprobe_instance) +
-			  edgedma_kretprobes[i].data_size);
+			  edgedma_kretprobe_ptrs[i]->data_size);
 	return bytes;
 }
 

@@ -8,7 +8,7 @@
  * command but GET_INFO needs CAP_SYS_ADMIN: the check is ours (pre_doit),
  * not GENL_ADMIN_PERM, because that one asks for CAP_NET_ADMIN and refuses
  * without saying why. Both multicast groups carry kernel addresses and are
- * for CAP_SYS_ADMIN only (EDGEDMA_MCGRP_ADMIN_FLAGS, compat.h).
+ * for CAP_SYS_ADMIN only (EDGEDMA_MCGRP_ADMIN, compat.h).
  *
  * Lifetime: the family is registered after everything it reports on is up,
  * and unregistered before any of it goes down. genl_unregister_family()
@@ -124,11 +124,11 @@ static const struct nla_policy edgedma_crash_records_clear_policy[EDGEDMA_A_CRAS
 static const struct genl_multicast_group edgedma_mcgrps[] = {
 	[EDGEDMA_GROUP_EVENTS] = {
 		.name = EDGEDMA_MCGRP_EVENTS,
-		.flags = EDGEDMA_MCGRP_ADMIN_FLAGS,
+		EDGEDMA_MCGRP_ADMIN,
 	},
 	[EDGEDMA_GROUP_MAP_EVENTS] = {
 		.name = EDGEDMA_MCGRP_MAP_EVENTS,
-		.flags = EDGEDMA_MCGRP_ADMIN_FLAGS,
+		EDGEDMA_MCGRP_ADMIN,
 	},
 };
 

@@ -21,6 +21,25 @@
 #include "sync_visible.h"
 #include "vmalloc_pages.h"
 
+/*
+ * HOOK_SKIPPED: a line per API function the hooks left out, "name: what
+ * that leaves unseen"; absent when none was.
+ */
+static int edgedma_put_hooks_skipped(struct sk_buff *msg)
+{
+	const char *symbol, *unseen;
+	char lines[512];
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; (symbol = edgedma_hook_skipped(i, &unseen)) && len < sizeof(lines); i++)
+		len += scnprintf(lines + len, sizeof(lines) - len, "%s%s: %s",
+				 i ? "\n" : "", symbol, unseen);
+	if (!len)
+		return 0;
+	return nla_put_string(msg, EDGEDMA_A_INFO_HOOK_SKIPPED, lines);
+}
+
 int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 {
 	struct new_utsname *uts = utsname();
@@ -47,6 +66,8 @@ int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, EDGEDMA_A_INFO_HOOK_MODE, edgedma_hook_mode_active()) ||
 	    nla_put_string(msg, EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS,
 			   edgedma_iommu_fault_hooks()))
+		return edgedma_nl_reply_overflow(msg, info);
+	if (edgedma_put_hooks_skipped(msg))
 		return edgedma_nl_reply_overflow(msg, info);
 	if (edgedma_dt_bound(node, sizeof(node), &policies, &profiles, &refused) &&
 	    (nla_put_string(msg, EDGEDMA_A_INFO_DT_NODE, node) ||

@@ -15,9 +15,9 @@
 #include <linux/device.h>
 #include <linux/kdebug.h>
 #include <linux/notifier.h>
-#include <linux/panic_notifier.h>
 #include <uapi/linux/edgedma.h>
 
+#include "compat.h"
 #include "crash_region.h"
 #include "devices.h"
 #include "snapshot_capture.h"

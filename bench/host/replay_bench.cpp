@@ -107,7 +107,7 @@ const Recording &recording()
 			// The writer's own counts: what the reader must find.
 			result.file = directory.path() / "synthetic.edr";
 			auto written = edgedma::synthetic::write_recording(
-				result.file, {.events = settings.events});
+				result.file, {.events = settings.events, .snapshot_files = {}});
 			result.records = written.records;
 			result.map_events = written.map_events;
 			result.bytes = written.bytes;

@@ -20,7 +20,7 @@ namespace {
 
 using enum Presence;
 
-const std::array<AttributeRule<Info>, 14> info_rules{{
+const std::array<AttributeRule<Info>, 15> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_MODULE_VERSION), &Info::module_version, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_KERNEL_RELEASE), &Info::kernel_release, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_ARCH), &Info::arch, required},
@@ -35,6 +35,7 @@ const std::array<AttributeRule<Info>, 14> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_DT_POLICIES), &Info::dt_policies, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_DT_REFUSED), &Info::dt_refused, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_DT_PROFILES), &Info::dt_profiles, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_SKIPPED), &Info::hooks_skipped, optional},
 }};
 
 const std::array<AttributeRule<Stats>, 27> stats_rules{{

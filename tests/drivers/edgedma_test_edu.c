@@ -461,7 +461,10 @@ static bool edu_reachable(struct edu_test *t, phys_addr_t phys, size_t len)
 static bool edu_swiotlb_pool(struct device *dev, phys_addr_t *start,
 			     phys_addr_t *end)
 {
-#ifdef CONFIG_SWIOTLB
+#if defined(CONFIG_SWIOTLB) && LINUX_VERSION_CODE < KERNEL_VERSION(5, 15, 0)
+	/* One global pool, whose bounds modules cannot read. */
+	return false;
+#elif defined(CONFIG_SWIOTLB)
 	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
 
 	if (!mem || !mem->nslabs)

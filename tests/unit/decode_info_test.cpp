@@ -26,6 +26,7 @@ const Info sample_info{
 	.dt_policies = std::nullopt,
 	.dt_refused = std::nullopt,
 	.dt_profiles = std::nullopt,
+	.hooks_skipped = {},
 };
 
 #define NAMED(type) EDGEDMA_NAMED_ATTRIBUTE(type)
@@ -71,6 +72,12 @@ GenlMessage info_reply(const Info &info, std::optional<int> left_out = std::null
 		reply.put_u32(EDGEDMA_A_INFO_DT_REFUSED, *info.dt_refused);
 	if (info.dt_profiles)
 		reply.put_u32(EDGEDMA_A_INFO_DT_PROFILES, *info.dt_profiles);
+	if (!info.hooks_skipped.empty()) {
+		std::string lines;
+		for (const std::string &line : info.hooks_skipped)
+			lines += (lines.empty() ? "" : "\n") + line;
+		reply.put_string(EDGEDMA_A_INFO_HOOK_SKIPPED, lines);
+	}
 	return reply;
 }
 
@@ -121,6 +128,16 @@ TEST(DecodeInfo, ReadsTheDeviceTreeNodeThatConfiguredTheModule)
 	configured.dt_refused = 1;
 	configured.dt_profiles = 1;
 	EXPECT_EQ(decode_info(info_reply(configured).attributes()), configured);
+}
+
+TEST(DecodeInfo, ReadsTheHooksLeftOutOneLineEach)
+{
+	Info on_510 = sample_info;
+	on_510.hooks_skipped = {"dma_map_sgtable: nothing unseen: an inline wrapper",
+				"dma_alloc_pages: dma_alloc_pages() calls"};
+	EXPECT_EQ(decode_info(info_reply(on_510).attributes()), on_510);
+	// Absent: none left out.
+	EXPECT_TRUE(decode_info(info_reply(sample_info).attributes()).hooks_skipped.empty());
 }
 
 TEST(DecodeInfo, TakesAModuleWithoutIommuFaultHooks)

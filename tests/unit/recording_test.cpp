@@ -65,7 +65,7 @@ std::vector<Record> every_kind_of_record()
 	return {
 		Info{"0.4.0", "6.12.0-arm64", "aarch64", EDGEDMA_RECORD_FORMAT_VERSION, 3, 4096, 64,
 		     64, 1, "arm_smmu_handle_evt", std::nullopt, std::nullopt, std::nullopt,
-		     std::nullopt},
+		     std::nullopt, {}},
 		StatsSnapshot{StatsSnapshot::When::start, stats},
 		PolicyOverride{driver_override},
 		LiveMapping{sample_mapping()},

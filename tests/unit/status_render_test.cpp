@@ -28,6 +28,7 @@ const Info sample_info{
 	.dt_policies = std::nullopt,
 	.dt_refused = std::nullopt,
 	.dt_profiles = std::nullopt,
+	.hooks_skipped = {},
 };
 
 std::set<std::string> keys_of(const nlohmann::json &object)
@@ -325,6 +326,23 @@ TEST(Status, SaysWhichDeviceTreeNodeConfiguredTheModule)
 	EXPECT_FALSE(contains(status_text(sample_info, std::nullopt), "configured by"));
 	auto without = nlohmann::json::parse(status_json(sample_info, std::nullopt).dump());
 	EXPECT_FALSE(without.contains("device_tree"));
+}
+
+TEST(Status, ListsTheHooksLeftOutOneLineEach)
+{
+	Info info = sample_info;
+	info.hooks_skipped = {"dma_map_sgtable: nothing unseen", "dma_other: its calls"};
+	EXPECT_TRUE(contains(status_text(info, std::nullopt),
+			     "hooks left out:         dma_map_sgtable: nothing unseen\n"
+			     "                        dma_other: its calls\n"))
+		<< status_text(info, std::nullopt);
+	auto parsed = nlohmann::json::parse(status_json(info, std::nullopt).dump());
+	EXPECT_EQ(parsed["hooks_skipped"],
+		  nlohmann::json::array({"dma_map_sgtable: nothing unseen", "dma_other: its calls"}));
+
+	EXPECT_FALSE(contains(status_text(sample_info, std::nullopt), "hooks left out"));
+	auto without = nlohmann::json::parse(status_json(sample_info, std::nullopt).dump());
+	EXPECT_FALSE(without.contains("hooks_skipped"));
 }
 
 } // namespace

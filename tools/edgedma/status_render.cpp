@@ -24,6 +24,8 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 	// Left out for an older module, as the newer counters below.
 	if (info.iommu_fault_hooks)
 		status["iommu_fault_hooks"] = *info.iommu_fault_hooks;
+	if (!info.hooks_skipped.empty())
+		status["hooks_skipped"] = info.hooks_skipped;
 	if (info.dt_node)
 		status["device_tree"] = {
 			{"node", *info.dt_node},
@@ -85,8 +87,8 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 	constexpr int label_width = 24;
 	std::ostringstream text;
 	auto line = [&text](std::string_view label, const auto &value) {
-		text << std::left << std::setw(label_width) << std::string(label) + ":"
-		     << value << '\n';
+		text << std::left << std::setw(label_width)
+		     << (label.empty() ? std::string() : std::string(label) + ":") << value << '\n';
 	};
 	line("module version", info.module_version);
 	line("kernel", info.kernel_release);
@@ -101,6 +103,9 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 		line("IOMMU fault hooks", info.iommu_fault_hooks->empty()
 						  ? std::string("none (IOMMU faults not caught)")
 						  : *info.iommu_fault_hooks);
+	// One line per function, the first under the label, the others below.
+	for (std::size_t i = 0; i < info.hooks_skipped.size(); i++)
+		line(i ? "" : "hooks left out", info.hooks_skipped[i]);
 	if (info.dt_node) {
 		auto count = [](std::uint32_t n, const char *one, const char *many) {
 			return std::to_string(n) + " " + (n == 1 ? one : many);

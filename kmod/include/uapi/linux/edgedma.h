@@ -24,7 +24,8 @@
  *  - both multicast groups ("events", "map-events") carry kernel virtual
  *    and physical addresses and are for CAP_SYS_ADMIN only. Where the
  *    kernel has GENL_MCAST_CAP_SYS_ADMIN (6.7, and the stable kernels it was
- *    backported to, Debian's 6.1 among them) the group carries that flag and
+ *    backported to, Debian's 6.1 among them; 5.10 and 5.15 got it as the
+ *    group's cap_sys_admin bit, Debian's 5.10 among them) the group carries that flag and
  *    the kernel refuses the join (NETLINK_ADD_MEMBERSHIP, or the groups of
  *    bind()) with -EPERM unless the joining process has CAP_SYS_ADMIN in
  *    the initial user namespace. On older kernels the join succeeds but the
@@ -568,6 +569,11 @@ enum {
 					 * (the kernel log says why) */
 	EDGEDMA_A_INFO_DT_PROFILES,	/* u32, with DT_NODE: its controller
 					 * profiles installed */
+	EDGEDMA_A_INFO_HOOK_SKIPPED,	/* string, a line per API function the
+					 * hooks left out because this kernel
+					 * has it only as an inline wrapper:
+					 * "dma_map_sgtable: " and what that
+					 * leaves unseen; absent when none */
 
 	__EDGEDMA_A_INFO_MAX,
 	EDGEDMA_A_INFO_MAX = (__EDGEDMA_A_INFO_MAX - 1)
