@@ -52,7 +52,6 @@
 #include "priv.h"
 
 #define FUZZ_MSG_MAX	(64 * 1024)
-#define FUZZ_RX_MAX	(256 * 1024)
 #define FUZZ_ERRNO_MAX	160
 #define FUZZ_DEPTH_MAX	40
 #define FUZZ_CMD_SLOTS	256
@@ -594,8 +593,6 @@ struct pass {
 	struct cmd_stats cmds[FUZZ_CMD_SLOTS];
 };
 
-static unsigned char rx[FUZZ_RX_MAX];
-
 static void hexdump(const unsigned char *p, size_t len)
 {
 	char line[100];
@@ -649,38 +646,6 @@ static const char *reply_problem(const struct nlmsghdr *nlh, uint16_t family)
 	return NULL;
 }
 
-/* The errno and whether an extack message came, from NLMSG_ERROR or DONE. */
-static int answer_of(const struct nlmsghdr *nlh, bool *has_msg)
-{
-	const unsigned char *p = NLMSG_DATA(nlh);
-	size_t payload = nlh->nlmsg_len - NLMSG_HDRLEN, off;
-	const struct nlattr *tb[NLMSGERR_ATTR_OFFS + 1];
-	int error;
-
-	*has_msg = false;
-	if (payload < sizeof(int))
-		return 1;	/* not an errno: reported as malformed */
-	memcpy(&error, p, sizeof(error));
-	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
-		return error;
-	if (nlh->nlmsg_type == NLMSG_ERROR) {
-		const struct nlmsgerr *e = (const struct nlmsgerr *)p;
-
-		if (payload < sizeof(*e))
-			return 1;
-		off = sizeof(*e);
-		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-			off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
-	} else {
-		off = sizeof(int);
-	}
-	off = NLMSG_ALIGN(off);
-	if (off > payload || nl_parse(p + off, payload - off, tb, NLMSGERR_ATTR_OFFS))
-		return 1;
-	*has_msg = tb[NLMSGERR_ATTR_MSG] && nl_attr_str(tb[NLMSGERR_ATTR_MSG]);
-	return error;
-}
-
 static void fail_request(struct pass *ps, const char *why, const unsigned char *req,
 			 size_t len, unsigned long n)
 {
@@ -691,93 +656,66 @@ static void fail_request(struct pass *ps, const char *why, const unsigned char *
 	hexdump(req, len);
 }
 
+/* What the reply messages of one request were checked against. */
+struct reply_check {
+	uint16_t family;
+	const char *problem;	/* the first reply's problem, if any */
+};
+
+static int check_reply(const struct nlmsghdr *nlh, void *arg)
+{
+	struct reply_check *rc = arg;
+	const char *problem = reply_problem(nlh, rc->family);
+
+	if (problem && !rc->problem)
+		rc->problem = problem;
+	return problem ? -EBADMSG : 0;
+}
+
 /*
- * Send one request and read its whole answer. Returns false when the
- * socket itself failed (the pass cannot go on).
+ * Send one request and read its whole answer (NLM_F_ACK is set). Returns
+ * false when no answer came or the socket failed: the pass cannot go on.
  */
 static bool transact(struct nl_sock *s, struct pass *ps, uint16_t family,
 		     unsigned char *req, size_t len, unsigned int cmd, unsigned long n)
 {
-	struct nlmsghdr *nlh = (struct nlmsghdr *)req;
 	struct cmd_stats *cs = &ps->cmds[cmd % FUZZ_CMD_SLOTS];
-	unsigned long replies = 0;
-	ssize_t got;
+	struct reply_check rc = { .family = family };
+	struct nl_answer ans;
+	int err;
 
-	nlh->nlmsg_seq = ++s->seq;
-	nlh->nlmsg_pid = 0;
-	got = send(s->fd, req, len, 0);
-	if (got != (ssize_t)len) {
-		fail_request(ps, got < 0 ? strerror(errno) : "short send", req, len, n);
+	err = nl_transact_hdr(s, (struct nlmsghdr *)req, check_reply, &rc, &ans);
+	if (rc.problem) {
+		fail_request(ps, rc.problem, req, len, n);
+	} else if (err) {
+		fail_request(ps, err == -ETIMEDOUT ? "no answer within 10 s" : strerror(-err),
+			     req, len, n);
 		return false;
 	}
 	cs->sent++;
 	ps->sent++;
-
-	for (;;) {
-		struct nlmsghdr *m;
-		int left;
-
-		got = recv(s->fd, rx, sizeof(rx), MSG_TRUNC);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			fail_request(ps, errno == EAGAIN ?
-				     "no answer within 10 s" : strerror(errno), req, len, n);
-			return false;
-		}
-		if ((size_t)got > sizeof(rx)) {
-			fail_request(ps, "an answer larger than 256 KiB", req, len, n);
-			return false;
-		}
-		left = got;
-		for (m = (struct nlmsghdr *)rx; NLMSG_OK(m, left); m = NLMSG_NEXT(m, left)) {
-			const char *problem;
-			bool has_msg;
-			int err;
-
-			if (m->nlmsg_seq != nlh->nlmsg_seq || m->nlmsg_pid != s->portid)
-				continue;	/* an earlier request's: not ours */
-			if (m->nlmsg_type == NLMSG_NOOP)
-				continue;
-			if (m->nlmsg_type != NLMSG_ERROR && m->nlmsg_type != NLMSG_DONE) {
-				problem = reply_problem(m, family);
-				if (problem)
-					fail_request(ps, problem, req, len, n);
-				replies++;
-				cs->replies++;
-				continue;
-			}
-			err = answer_of(m, &has_msg);
-			if (err > 0 || err <= -FUZZ_ERRNO_MAX) {
-				fail_request(ps, "a malformed error or done message", req, len, n);
-				return true;
-			}
-			cs->errors[-err]++;
-			if (err && !has_msg) {
-				cs->bare[-err]++;
-				/*
-				 * Only the genetlink core answers without a
-				 * message: no such op (or not as a dump / do),
-				 * or no room for a family header. Every error
-				 * of the module's own says why.
-				 */
-				if (err != -EOPNOTSUPP &&
-				    !(err == -EINVAL && len < NLMSG_HDRLEN + GENL_HDRLEN))
-					fail_request(ps, "an error without an extack message",
-						     req, len, n);
-			}
-			if (!err || replies)
-				ps->accepted++;
-			if (!ps->privileged && cmd != EDGEDMA_CMD_GET_INFO && (!err || replies))
-				fail_request(ps, "an unprivileged request was accepted",
-					     req, len, n);
-			return true;
-		}
-		if (left) {
-			fail_request(ps, "a truncated answer", req, len, n);
-			return false;
-		}
+	cs->replies += ans.replies;
+	if (ans.error > 0 || ans.error <= -FUZZ_ERRNO_MAX) {
+		fail_request(ps, "an error code out of range", req, len, n);
+		return true;
 	}
+	cs->errors[-ans.error]++;
+	if (ans.error && !ans.has_msg) {
+		cs->bare[-ans.error]++;
+		/*
+		 * Only the genetlink core answers without a message: no such
+		 * op (or not as a dump / do), or no room for a family header.
+		 * Every error of the module's own says why.
+		 */
+		if (ans.error != -EOPNOTSUPP &&
+		    !(ans.error == -EINVAL && len < NLMSG_HDRLEN + GENL_HDRLEN))
+			fail_request(ps, "an error without an extack message", req, len, n);
+	}
+	if (!ans.error || ans.replies)
+		ps->accepted++;
+	if (!ps->privileged && cmd != EDGEDMA_CMD_GET_INFO && (!ans.error || ans.replies))
+		fail_request(ps, "an unprivileged request was accepted", req, len, n);
+	return true;
 }
 
 static const char *cmd_name(unsigned int cmd)

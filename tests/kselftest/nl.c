@@ -279,7 +279,12 @@ static int parse_done(const struct nlmsghdr *nlh, struct nl_answer *ans)
 int nl_transact(struct nl_sock *s, struct nl_msg *m, nl_reply_fn fn,
 		void *arg, struct nl_answer *ans)
 {
-	struct nlmsghdr *req = &m->nlh;
+	return nl_transact_hdr(s, &m->nlh, fn, arg, ans);
+}
+
+int nl_transact_hdr(struct nl_sock *s, struct nlmsghdr *req, nl_reply_fn fn,
+		    void *arg, struct nl_answer *ans)
+{
 	int reply_err = 0;
 	ssize_t n;
 

@@ -100,6 +100,9 @@ void nl_nest_end(struct nl_msg *m, int at);
  */
 int nl_transact(struct nl_sock *s, struct nl_msg *m, nl_reply_fn fn,
 		void *arg, struct nl_answer *ans);
+/* The same for a request built elsewhere: nlmsg_len bytes from @req. */
+int nl_transact_hdr(struct nl_sock *s, struct nlmsghdr *req, nl_reply_fn fn,
+		    void *arg, struct nl_answer *ans);
 
 /* Split a stream of attributes; types above @max are skipped. */
 int nl_parse(const void *buf, size_t len, const struct nlattr **tb,
