@@ -27,6 +27,7 @@
 #include "device_owned_writes.h"
 #include "compat.h"
 #include "checks.h"
+#include "finding_costs.h"
 #include "devices.h"
 #include "edgedma.h"
 #include "finding_sites.h"
@@ -126,27 +127,41 @@ edgedma_vfound(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 phys,
 	       u64 size, unsigned long map_caller, const char *fmt, va_list args)
 {
 	const struct edgedma_call *c = ctx->call;
-	struct edgedma_finding f = {
-		.kind = kind,
-		.call = c->kind,
-		.dir = c->dir,
-		.dma_addr = dma_addr,
-		.size = size,
-		.phys = phys,
-		.caller = c->caller,
-		.map_caller = map_caller,
-	};
+	struct edgedma_finding f;
+	u32 site;
+	u64 t;
 
 	if (!edgedma_check_on(ctx, kind))
 		return;
 	edgedma_devrec_count(ctx->rec, EDGEDMA_DEV_FINDINGS, 1);
-	/* A repeat is counted at its site and costs nothing more. */
-	if (!edgedma_site_occurs(ctx->rec, kind, c->caller, &f.site))
+	/*
+	 * A repeat is counted at its site and costs nothing more: not even
+	 * clearing the finding's kilobyte and more.
+	 */
+	t = edgedma_cost_start();
+	if (!edgedma_site_occurs(ctx->rec, kind, c->caller, &site)) {
+		edgedma_cost_add(EDGEDMA_COST_SITE_REPEAT, t);
 		return;
+	}
+	t = edgedma_cost_add(EDGEDMA_COST_SITE_FIRST, t);
+	memset(&f, 0, sizeof(f));
+	f.kind = kind;
+	f.call = c->kind;
+	f.dir = c->dir;
+	f.dma_addr = dma_addr;
+	f.size = size;
+	f.phys = phys;
+	f.caller = c->caller;
+	f.map_caller = map_caller;
+	f.site = site;
 	edgedma_devrec_names(ctx->rec, f.device, f.driver);
+	t = edgedma_cost_add(EDGEDMA_COST_FACTS, t);
 	edgedma_call_chain(&f, c->caller, c->dev);
+	t = edgedma_cost_add(EDGEDMA_COST_CHAIN, t);
 	edgedma_finding_sentence(&f, fmt, args);
+	t = edgedma_cost_add(EDGEDMA_COST_SENTENCE_ARGS, t);
 	edgedma_finding_report(&f);
+	edgedma_cost_add(EDGEDMA_COST_LOG, t);
 	if (ctx->policy.snapshot_findings & BIT(kind - 1))
 		edgedma_found_snapshot(ctx, &f);
 }

@@ -43,6 +43,9 @@ module_param(fold_findings, bool, 0644);
 MODULE_PARM_DESC(fold_findings,
 		 "Log a finding once per (device, kind, caller) and count its repeats (default on); off logs every occurrence");
 
+/* Sockets asking for every occurrence; the hooks only read it. */
+static unsigned int edgedma_unfold_holders;
+
 /* Slots searched from a key's hash before the table counts as full. */
 #define EDGEDMA_SITE_PROBES	32
 
@@ -146,7 +149,7 @@ bool edgedma_site_occurs(const struct edgedma_devrec *rec, u32 kind,
 	first = edgedma_site_find_or_claim(rec, kind, caller, ktime_get_ns(), site);
 	if (!*site)
 		this_cpu_inc(edgedma_no_site);
-	else if (!first && READ_ONCE(fold_findings)) {
+	else if (!first && edgedma_sites_folding()) {
 		this_cpu_inc(edgedma_folded);
 		edgedma_findings_repeated();
 	} else {
@@ -212,6 +215,21 @@ void edgedma_sites_retire_module(struct module *mod)
 			atomic_cmpxchg(&s->state, EDGEDMA_SITE_READY,
 				       EDGEDMA_SITE_RETIRED);
 	}
+}
+
+void edgedma_sites_set_unfold_holders(unsigned int holders)
+{
+	WRITE_ONCE(edgedma_unfold_holders, holders);
+}
+
+unsigned int edgedma_sites_unfold_holders(void)
+{
+	return READ_ONCE(edgedma_unfold_holders);
+}
+
+bool edgedma_sites_folding(void)
+{
+	return READ_ONCE(fold_findings) && !READ_ONCE(edgedma_unfold_holders);
 }
 
 u64 edgedma_sites_folded(void)

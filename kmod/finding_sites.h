@@ -52,6 +52,15 @@ bool edgedma_site_counts(u32 site, u64 *count, u64 *last_ns);
  */
 void edgedma_sites_retire_module(struct module *mod);
 
+/*
+ * Sockets asking for every occurrence (nl_unfold.c keeps them): while any
+ * does, nothing is folded, as with fold_findings=0.
+ */
+void edgedma_sites_set_unfold_holders(unsigned int holders);
+unsigned int edgedma_sites_unfold_holders(void);
+/* Whether repeats are folded now (fold_findings on, nobody asks otherwise). */
+bool edgedma_sites_folding(void);
+
 u64 edgedma_sites_folded(void);		/* occurrences not logged */
 u64 edgedma_sites_used(void);
 u64 edgedma_sites_full(void);		/* occurrences logged: no room for a site */

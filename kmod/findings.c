@@ -27,6 +27,7 @@
 #include "checks.h"
 #include "compat.h"
 #include "edgedma.h"
+#include "finding_costs.h"
 #include "finding_sites.h"
 #include "findings.h"
 #include "netlink.h"
@@ -147,21 +148,32 @@ static void edgedma_chain_names(struct edgedma_finding *f)
 	}
 }
 
-void edgedma_finding_name(struct edgedma_finding *f)
+/* The sentence kept as vbin_printf() arguments, made into text. */
+static void edgedma_finding_text(struct edgedma_finding *f)
 {
 	char detail[EDGEDMA_DETAIL_LEN];
 
-	if (f->named)
+	if (!f->fmt)
 		return;
-	if (f->fmt) {
-		bstr_printf(detail, sizeof(detail), f->fmt, f->args);
-		memcpy(f->detail, detail, sizeof(f->detail));
-		f->fmt = NULL;
-	}
+	bstr_printf(detail, sizeof(detail), f->fmt, f->args);
+	memcpy(f->detail, detail, sizeof(f->detail));
+	f->fmt = NULL;
+}
+
+static void edgedma_finding_name_callers(struct edgedma_finding *f)
+{
 	edgedma_symbol_name(f->caller_name, sizeof(f->caller_name), f->caller);
 	edgedma_symbol_name(f->map_caller_name, sizeof(f->map_caller_name),
 			    f->map_caller);
 	edgedma_chain_names(f);
+}
+
+void edgedma_finding_name(struct edgedma_finding *f)
+{
+	if (f->named)
+		return;
+	edgedma_finding_text(f);
+	edgedma_finding_name_callers(f);
 	f->named = true;
 }
 
@@ -313,19 +325,36 @@ static void edgedma_send_work_fn(struct work_struct *work)
 	while (edgedma_sent_seq < edgedma_findings_last_seq()) {
 		u64 want = edgedma_sent_seq + 1;
 		bool listened = edgedma_nl_events_listened();
+		u64 t;
 
 		if (!edgedma_finding_get(want, f))
 			break;
 		/* Overwritten before we got here: lost to listeners. */
 		if (f->seq > want && listened)
 			atomic64_add(f->seq - want, &edgedma_events_dropped);
+		t = edgedma_cost_start();
+		if (t && !f->named) {
+			u64 now = ktime_get_ns();
+
+			edgedma_cost_add_ns(EDGEDMA_COST_DELAY,
+					    now > f->time_ns ? now - f->time_ns : 0);
+		}
 		if (!f->named) {
-			edgedma_finding_name(f);
+			edgedma_finding_text(f);
+			t = edgedma_cost_add(EDGEDMA_COST_SENTENCE, t);
+			edgedma_finding_name_callers(f);
+			f->named = true;
+			t = edgedma_cost_add(EDGEDMA_COST_SYMBOLS, t);
 			edgedma_finding_store_names(f);
+			t = edgedma_cost_add(EDGEDMA_COST_STORE_NAMES, t);
 		}
 		edgedma_finding_print(f);
-		if (listened && edgedma_nl_notify_finding(f) == -ENOMEM)
-			atomic64_inc(&edgedma_events_dropped);
+		t = edgedma_cost_add(EDGEDMA_COST_PRINTK, t);
+		if (listened) {
+			if (edgedma_nl_notify_finding(f) == -ENOMEM)
+				atomic64_inc(&edgedma_events_dropped);
+			edgedma_cost_add(EDGEDMA_COST_NETLINK, t);
+		}
 		edgedma_sent_seq = f->seq;
 		cond_resched();
 	}
@@ -359,12 +388,13 @@ int __init edgedma_findings_init(void)
 	}
 	init_irq_work(&edgedma_kick, edgedma_kick_fn);
 	init_irq_work(&edgedma_repeats_kick, edgedma_repeats_kick_fn);
-	return 0;
+	return edgedma_finding_costs_init();
 }
 
 /* After the hooks are gone: nothing reports any more. */
 void edgedma_findings_exit(void)
 {
+	edgedma_finding_costs_exit();
 	irq_work_sync(&edgedma_kick);
 	cancel_work_sync(&edgedma_send_work);
 	irq_work_sync(&edgedma_repeats_kick);

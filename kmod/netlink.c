@@ -121,6 +121,10 @@ static const struct nla_policy edgedma_crash_records_clear_policy[EDGEDMA_A_CRAS
 	[EDGEDMA_A_CRASH_BOOT_ID] = { .type = NLA_U64 },
 };
 
+static const struct nla_policy edgedma_unfold_set_policy[EDGEDMA_A_UNFOLD_MAX + 1] = {
+	[EDGEDMA_A_UNFOLD_ENABLE] = NLA_POLICY_MAX(NLA_U32, 1),
+};
+
 static const struct genl_multicast_group edgedma_mcgrps[] = {
 	[EDGEDMA_GROUP_EVENTS] = {
 		.name = EDGEDMA_MCGRP_EVENTS,
@@ -382,6 +386,12 @@ static const struct genl_ops edgedma_nl_ops[] = {
 		.policy = edgedma_crash_records_clear_policy,
 		.maxattr = EDGEDMA_A_CRASH_MAX,
 	},
+	{
+		.cmd = EDGEDMA_CMD_UNFOLD_SET,
+		.doit = edgedma_nl_unfold_set,
+		.policy = edgedma_unfold_set_policy,
+		.maxattr = EDGEDMA_A_UNFOLD_MAX,
+	},
 };
 
 struct genl_family edgedma_family __ro_after_init = {
@@ -398,10 +408,15 @@ struct genl_family edgedma_family __ro_after_init = {
 
 int __init edgedma_netlink_init(void)
 {
-	int err = genl_register_family(&edgedma_family);
+	int err = edgedma_nl_unfold_init();
 
 	if (err)
 		return err;
+	err = genl_register_family(&edgedma_family);
+	if (err) {
+		edgedma_nl_unfold_exit();
+		return err;
+	}
 	down_write(&edgedma_nl_sender_lock);
 	WRITE_ONCE(edgedma_nl_registered, true);
 	up_write(&edgedma_nl_sender_lock);
@@ -415,4 +430,5 @@ void edgedma_netlink_exit(void)
 	WRITE_ONCE(edgedma_nl_registered, false);
 	up_write(&edgedma_nl_sender_lock);
 	genl_unregister_family(&edgedma_family);
+	edgedma_nl_unfold_exit();
 }

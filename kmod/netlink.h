@@ -125,5 +125,9 @@ int edgedma_nl_crash_region_get(struct sk_buff *skb, struct genl_info *info);
 int edgedma_nl_crash_records_get(struct sk_buff *skb, struct genl_info *info);
 int edgedma_nl_crash_records_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int edgedma_nl_crash_records_clear(struct sk_buff *skb, struct genl_info *info);
+int edgedma_nl_unfold_set(struct sk_buff *skb, struct genl_info *info);
+/* The release notifier that ends a closed socket's UNFOLD_SET request. */
+int edgedma_nl_unfold_init(void);
+void edgedma_nl_unfold_exit(void);
 
 #endif /* _EDGEDMA_NETLINK_H */

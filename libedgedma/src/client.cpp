@@ -350,6 +350,33 @@ MapEventsState Client::map_events_state()
 	return map_events_request(std::nullopt);
 }
 
+FoldingState Client::every_occurrence(bool enable)
+{
+	return unfold_request(enable);
+}
+
+FoldingState Client::folding_state()
+{
+	return unfold_request(std::nullopt);
+}
+
+FoldingState Client::unfold_request(std::optional<bool> enable)
+{
+	constexpr std::string_view operation = "UNFOLD_SET";
+	return unless_module_predates(operation, "log every occurrence on request", [&] {
+		return connection_->ask(
+			EDGEDMA_CMD_UNFOLD_SET, operation,
+			[](detail::AttributeStream attributes, std::string_view) {
+				return detail::decode_folding_state(attributes);
+			},
+			[&](nl_msg &request) {
+				if (enable)
+					put_u32(request, operation, EDGEDMA_A_UNFOLD_ENABLE,
+						*enable ? 1 : 0);
+			});
+	});
+}
+
 MapEventsState Client::map_events_request(std::optional<bool> enable)
 {
 	constexpr std::string_view operation = "MAP_EVENTS_SET";

@@ -38,7 +38,7 @@ const std::array<AttributeRule<Info>, 15> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_SKIPPED), &Info::hooks_skipped, optional},
 }};
 
-const std::array<AttributeRule<Stats>, 27> stats_rules{{
+const std::array<AttributeRule<Stats>, 28> stats_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_STATS_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REQUESTS), &Stats::requests, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REJECTED), &Stats::rejected, required},
@@ -74,6 +74,7 @@ const std::array<AttributeRule<Stats>, 27> stats_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_IOMMU_FAULTS), &Stats::iommu_faults, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_IOMMU_FAULTS_UNOWNED), &Stats::iommu_faults_unowned,
 	 optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_UNFOLD_HOLDERS), &Stats::unfold_holders, optional},
 }};
 
 const std::array<AttributeRule<Finding>, 21> finding_rules{{
@@ -1065,6 +1066,37 @@ Snapshot decode_snapshot(AttributeStream record, std::string_view context)
 	// Kept as they came: later carriers pass these exact bytes on.
 	snapshot.record.assign(record.begin(), record.end());
 	return snapshot;
+}
+
+FoldingState decode_folding_state(AttributeStream attributes)
+{
+	constexpr std::string_view context = "UNFOLD_SET reply";
+	std::optional<std::uint32_t> holders, folding;
+	for_each_attribute(context, attributes, [&](const nlattr &attribute) {
+		auto payload = payload_of(attribute);
+		auto read_u32 = [&](std::string_view name) {
+			if (payload.size() != sizeof(std::uint32_t))
+				throw malformed(context, std::string(name) + " is not a u32");
+			std::uint32_t value;
+			std::memcpy(&value, payload.data(), sizeof value);
+			return value;
+		};
+		switch (nla_type(&attribute)) {
+		case EDGEDMA_A_UNFOLD_HOLDERS:
+			holders = read_u32("EDGEDMA_A_UNFOLD_HOLDERS");
+			break;
+		case EDGEDMA_A_UNFOLD_FOLDING:
+			folding = read_u32("EDGEDMA_A_UNFOLD_FOLDING");
+			break;
+		default:
+			break;
+		}
+	});
+	if (!holders)
+		throw malformed(context, "missing EDGEDMA_A_UNFOLD_HOLDERS");
+	if (!folding)
+		throw malformed(context, "missing EDGEDMA_A_UNFOLD_FOLDING");
+	return FoldingState{.holders = *holders, .folding = *folding != 0};
 }
 
 MapEventsState decode_map_events_state(AttributeStream attributes)

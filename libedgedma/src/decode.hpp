@@ -57,6 +57,7 @@ void decode_map_event_into(AttributeStream attributes, std::string_view context,
 std::vector<MapEvent> decode_map_events(AttributeStream attributes, std::string_view context);
 
 MapEventsState decode_map_events_state(AttributeStream attributes);
+FoldingState decode_folding_state(AttributeStream attributes);
 
 // A snapshot record: the SNAPSHOT_GET reply's attributes, and the same
 // bytes wherever else a record travels (devcoredump, the crash region,

@@ -288,6 +288,7 @@ Json stats_json(const Stats &stats)
 		{"snapshots_suppressed", or_null(stats.snapshots_suppressed)},
 		{"snapshots_dropped", or_null(stats.snapshots_dropped)},
 		{"snapshots_truncated", or_null(stats.snapshots_truncated)},
+		{"unfold_holders", or_null(stats.unfold_holders)},
 	};
 }
 

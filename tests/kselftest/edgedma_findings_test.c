@@ -35,6 +35,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/edgedma.h>
@@ -231,6 +233,8 @@ struct edgedma_reply {
 	bool have_last_seq;
 	__u64 folded, sites, sites_full;
 	bool have_folding;		/* the three above */
+	__u64 unfold_holders;		/* GET_STATS */
+	bool have_unfold_holders;
 	__u32 dev_coherent, coherency;	/* POLICY_GET */
 	bool have_dev_coherent;
 	char bad[160];
@@ -284,6 +288,8 @@ static int stats_reply_fn(const struct nlmsghdr *nlh, void *arg)
 			  nl_attr_u64(tb[EDGEDMA_A_STATS_FINDING_SITES], &r->sites) &&
 			  nl_attr_u64(tb[EDGEDMA_A_STATS_FINDING_SITES_FULL],
 				      &r->sites_full);
+	r->have_unfold_holders = nl_attr_u64(tb[EDGEDMA_A_STATS_UNFOLD_HOLDERS],
+					     &r->unfold_holders);
 	return 0;
 }
 
@@ -1118,10 +1124,61 @@ MODE_TEST(leak, .mode = "leak", .expect = EDGEDMA_FINDING_LEAK,
 
 /* ---- finding storms ------------------------------------------------------- */
 
+enum storm_unfold {
+	STORM_FOLDED,
+	STORM_UNFOLD_PARAM,	/* fold_findings=N */
+	STORM_UNFOLD_SOCKET,	/* UNFOLD_SET from a socket open during it */
+};
+
 struct storm_case {
 	unsigned int calls, sites;
-	bool fold;		/* fold_findings */
+	enum storm_unfold unfold;
 };
+
+/* What UNFOLD_SET answered. */
+struct unfold_reply {
+	__u16 family;
+	__u32 holders, folding;
+	bool have_both;
+};
+
+static int unfold_reply_fn(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[EDGEDMA_A_UNFOLD_MAX + 1];
+	struct unfold_reply *r = arg;
+	const void *attrs;
+	size_t len;
+
+	attrs = edgedma_attrs(nlh, r->family, &len);
+	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_UNFOLD_MAX))
+		return -EBADMSG;
+	r->have_both = nl_attr_u32(tb[EDGEDMA_A_UNFOLD_HOLDERS], &r->holders) &&
+		       nl_attr_u32(tb[EDGEDMA_A_UNFOLD_FOLDING], &r->folding);
+	return 0;
+}
+
+/*
+ * UNFOLD_SET on @sk: @enable 1 or 0, or -1 to leave it out (read only).
+ * Returns the kernel's answer; *@r holds the reply when it is 0.
+ */
+static int unfold_set(struct nl_sock *sk, __u16 family, int enable,
+		      struct unfold_reply *r, struct nl_answer *ans)
+{
+	struct nl_msg m;
+	int err;
+
+	memset(r, 0, sizeof(*r));
+	r->family = family;
+	genl_msg_init(&m, family, 0, EDGEDMA_CMD_UNFOLD_SET, 1);
+	if (enable >= 0 && nl_put_u32(&m, EDGEDMA_A_UNFOLD_ENABLE, enable) < 0)
+		return -EMSGSIZE;
+	err = nl_transact(sk, &m, unfold_reply_fn, r, ans);
+	if (err)
+		return err;
+	if (!ans->error && !r->have_both)
+		return -EBADMSG;
+	return ans->error;
+}
 
 /* What the "events" group said about the storm's findings. */
 struct storm_events {
@@ -1216,15 +1273,31 @@ static void run_storm(struct __test_metadata *_metadata,
 {
 	struct policy pol = { .addr_align = 64 };
 	char path[PATH_MAX], num[32];
+	struct nl_sock holder = { .fd = -1 };
+	struct unfold_reply ur;
+	struct nl_answer ans;
 	int err;
 
 	snprintf(num, sizeof(num), "%u", c->calls);
 	ASSERT_EQ(0, write_file(EDU_SYSFS "/parameters/storm_calls", num));
 	snprintf(num, sizeof(num), "%u", c->sites);
 	ASSERT_EQ(0, write_file(EDU_SYSFS "/parameters/storm_sites", num));
-	if (!c->fold) {
+	if (c->unfold == STORM_UNFOLD_PARAM) {
 		self->fold_off = true;
 		ASSERT_EQ(0, write_file(EDGEDMA_PARAMS "/fold_findings", "N"));
+	}
+	if (c->unfold == STORM_UNFOLD_SOCKET) {
+		/* As "edgedma record --every-occurrence" asks. */
+		ASSERT_EQ(0, nl_open(&holder));
+		err = unfold_set(&holder, self->family, 1, &ur, &ans);
+		ASSERT_EQ(0, err)
+			TH_LOG("UNFOLD_SET 1: %s", err < 0 && !ans.error ? strerror(-err) :
+			       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+		EXPECT_EQ(1U, ur.holders);
+		EXPECT_EQ(0U, ur.folding);
+		/* Asking twice from one socket is one request. */
+		ASSERT_EQ(0, unfold_set(&holder, self->family, 1, &ur, &ans));
+		EXPECT_EQ(1U, ur.holders);
 	}
 	policy_set(_metadata, self, &pol);
 	edu_path(path, sizeof(path), "run");
@@ -1235,10 +1308,12 @@ static void run_storm(struct __test_metadata *_metadata,
 		TH_LOG("writing \"storm\" to %s: %s", path, strerror(-err));
 	EXPECT_EQ(0, policy_del(_metadata, self, EDGEDMA_A_POLICY_DEVICE, edu_dev));
 	self->policy_set = false;
-	if (!c->fold) {
+	if (c->unfold == STORM_UNFOLD_PARAM) {
 		EXPECT_EQ(0, write_file(EDGEDMA_PARAMS "/fold_findings", "Y"));
 		self->fold_off = false;
 	}
+	/* Closing the socket withdraws its request. */
+	nl_close(&holder);
 	log_record(_metadata);
 }
 
@@ -1296,15 +1371,15 @@ static void check_storm(struct __test_metadata *_metadata,
 	run_storm(_metadata, self, c);
 	get_stats(_metadata, self, &after);
 	dump_findings(_metadata, self, before.last_seq + 1, &d);
-	if (c->fold)
+	if (c->unfold == STORM_FOLDED)
 		storm_listen(&events.sk, &events.ev, &d, c->calls / c->sites, 5);
 	nl_close(&events.sk);
 	seconds = time(NULL) - started;
 	TH_LOG("the events group said: %u findings, %u repeat messages in %ld s",
 	       events.ev.findings, events.ev.repeats, (long)seconds);
 
-	TH_LOG("storm of %u calls from %u sites, fold %d: %u findings logged, folded %llu -> %llu, sites %llu -> %llu, sites full %llu -> %llu",
-	       c->calls, c->sites, c->fold, d.total,
+	TH_LOG("storm of %u calls from %u sites, unfold %d: %u findings logged, folded %llu -> %llu, sites %llu -> %llu, sites full %llu -> %llu",
+	       c->calls, c->sites, c->unfold, d.total,
 	       (unsigned long long)before.folded, (unsigned long long)after.folded,
 	       (unsigned long long)before.sites, (unsigned long long)after.sites,
 	       (unsigned long long)before.sites_full,
@@ -1324,7 +1399,7 @@ static void check_storm(struct __test_metadata *_metadata,
 		EXPECT_TRUE(f->have_occurrences)
 			TH_LOG("finding %llu carries no OCCURRENCES and LAST_TIME_NS",
 			       (unsigned long long)f->seq);
-		if (!c->fold)
+		if (c->unfold != STORM_FOLDED)
 			continue;
 		if (i < 4 || f->occurrences != c->calls / c->sites)
 			log_finding(_metadata, f);
@@ -1353,7 +1428,7 @@ static void check_storm(struct __test_metadata *_metadata,
 					       (unsigned long long)f->seq,
 					       (unsigned long long)f->caller);
 	}
-	if (c->fold) {
+	if (c->unfold == STORM_FOLDED) {
 		EXPECT_EQ(c->sites, entries)
 			TH_LOG("%u addr-misaligned entries for %u call sites", entries, c->sites);
 		EXPECT_EQ((unsigned long long)c->calls, occurrences);
@@ -1367,10 +1442,30 @@ static void check_storm(struct __test_metadata *_metadata,
 			       events.ev.repeats, c->sites, (long)seconds);
 	} else {
 		EXPECT_EQ(c->calls, entries)
-			TH_LOG("fold_findings=N: %u addr-misaligned entries for %u calls",
-			       entries, c->calls);
+			TH_LOG("unfolded (%d): %u addr-misaligned entries for %u calls",
+			       c->unfold, entries, c->calls);
 		EXPECT_EQ(before.folded, after.folded);
 	}
+	if (c->unfold != STORM_UNFOLD_SOCKET)
+		return;
+
+	/*
+	 * The socket is closed: the same storm again folds every call into
+	 * the entries its sites already have.
+	 */
+	ASSERT_TRUE(after.have_unfold_holders)
+		TH_LOG("GET_STATS: no UNFOLD_HOLDERS");
+	EXPECT_EQ(0ULL, (unsigned long long)after.unfold_holders)
+		TH_LOG("a closed socket still holds the findings unfolded");
+	before = after;
+	run_storm(_metadata, self, &(struct storm_case){ c->calls, c->sites, STORM_FOLDED });
+	get_stats(_metadata, self, &after);
+	TH_LOG("the same storm after the socket closed: %llu findings logged, %llu folded",
+	       (unsigned long long)(after.last_seq - before.last_seq),
+	       (unsigned long long)(after.folded - before.folded));
+	EXPECT_EQ(0ULL, (unsigned long long)(after.last_seq - before.last_seq));
+	EXPECT_EQ((unsigned long long)c->calls,
+		  (unsigned long long)(after.folded - before.folded));
 }
 
 #define STORM_TEST(test, ...) \
@@ -1380,10 +1475,69 @@ static void check_storm(struct __test_metadata *_metadata,
 		check_storm(_metadata, self, &c); \
 	}
 
-STORM_TEST(storm_one_site, .calls = 100000, .sites = 1, .fold = true)
-STORM_TEST(storm_ten_sites, .calls = 100000, .sites = 10, .fold = true)
+STORM_TEST(storm_one_site, .calls = 100000, .sites = 1, .unfold = STORM_FOLDED)
+STORM_TEST(storm_ten_sites, .calls = 100000, .sites = 10, .unfold = STORM_FOLDED)
 /* Asked for, every occurrence is logged (fewer than the default log holds). */
-STORM_TEST(storm_unfolded, .calls = 200, .sites = 2, .fold = false)
+STORM_TEST(storm_unfolded, .calls = 200, .sites = 2, .unfold = STORM_UNFOLD_PARAM)
+STORM_TEST(storm_unfolded_while_asked, .calls = 200, .sites = 2,
+	   .unfold = STORM_UNFOLD_SOCKET)
+
+/*
+ * A request for every occurrence dies with its socket, however the
+ * process ends: a recorder killed with SIGKILL must not leave storms
+ * logged in full. Two sockets count as two holders; one withdrawing
+ * leaves the other's request standing.
+ */
+TEST_F(findings, unfold_request_ends_with_its_socket)
+{
+	struct unfold_reply ur;
+	struct nl_sock other = { .fd = -1 };
+	struct nl_answer ans;
+	int ready[2], status;
+	char byte;
+	pid_t pid;
+
+	if (_metadata->skip)
+		return;
+	ASSERT_EQ(0, unfold_set(&self->sk, self->family, -1, &ur, &ans))
+		TH_LOG("UNFOLD_SET: %s", nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	ASSERT_EQ(0U, ur.holders) TH_LOG("someone else holds the findings unfolded");
+	EXPECT_EQ(1U, ur.folding);
+
+	ASSERT_EQ(0, pipe(ready));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct nl_sock sk = { .fd = -1 };
+
+		close(ready[0]);
+		if (nl_open(&sk) || unfold_set(&sk, self->family, 1, &ur, &ans))
+			_exit(1);
+		if (write(ready[1], "x", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	ASSERT_EQ(1, read(ready[0], &byte, 1)) TH_LOG("the child could not ask");
+	close(ready[0]);
+
+	ASSERT_EQ(0, nl_open(&other));
+	ASSERT_EQ(0, unfold_set(&other, self->family, 1, &ur, &ans));
+	EXPECT_EQ(2U, ur.holders);
+	EXPECT_EQ(0U, ur.folding);
+
+	ASSERT_EQ(0, kill(pid, SIGKILL));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, unfold_set(&self->sk, self->family, -1, &ur, &ans));
+	EXPECT_EQ(1U, ur.holders) TH_LOG("the killed process's request outlived it");
+	EXPECT_EQ(0U, ur.folding);
+
+	ASSERT_EQ(0, unfold_set(&other, self->family, 0, &ur, &ans));
+	EXPECT_EQ(0U, ur.holders);
+	EXPECT_EQ(1U, ur.folding);
+	nl_close(&other);
+}
 
 /*
  * After every mode ran: the kernel log may be world-readable

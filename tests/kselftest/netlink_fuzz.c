@@ -465,6 +465,10 @@ static void gen_request(struct gen *g, unsigned int cmd)
 		if (chance(g->r, 500))
 			put_u64(g, EDGEDMA_A_CRASH_BOOT_ID, value(g, rnd(g->r)));
 		break;
+	case EDGEDMA_CMD_UNFOLD_SET:
+		if (chance(g->r, 700))
+			put_u32(g, EDGEDMA_A_UNFOLD_ENABLE, value(g, below(g->r, 2)));
+		break;
 	default:	/* commands that take no attributes: give them some */
 		if (chance(g->r, g->mutate))
 			random_tree(g, 1 + below(g->r, 3));
@@ -745,6 +749,7 @@ static const char *cmd_name(unsigned int cmd)
 		[EDGEDMA_CMD_CRASH_REGION_GET] = "CRASH_REGION_GET",
 		[EDGEDMA_CMD_CRASH_RECORDS_GET] = "CRASH_RECORDS_GET",
 		[EDGEDMA_CMD_CRASH_RECORDS_CLEAR] = "CRASH_RECORDS_CLEAR",
+		[EDGEDMA_CMD_UNFOLD_SET] = "UNFOLD_SET",
 	};
 
 	return cmd < sizeof(names) / sizeof(names[0]) && names[cmd] ? names[cmd] : NULL;

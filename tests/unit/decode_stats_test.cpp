@@ -38,6 +38,7 @@ const Stats sample_stats{
 	.snapshots_truncated = 2,
 	.iommu_faults = 0x9'0000'000a,
 	.iommu_faults_unowned = 3,
+	.unfold_holders = 2,
 };
 
 struct Counter {
@@ -110,6 +111,9 @@ GenlMessage stats_reply(const Stats &stats, std::optional<int> left_out = std::n
 	if (stats.iommu_faults_unowned)
 		reply.put_u64_padded(EDGEDMA_A_STATS_IOMMU_FAULTS_UNOWNED,
 				     *stats.iommu_faults_unowned, EDGEDMA_A_STATS_PAD);
+	if (stats.unfold_holders)
+		reply.put_u64_padded(EDGEDMA_A_STATS_UNFOLD_HOLDERS, *stats.unfold_holders,
+				     EDGEDMA_A_STATS_PAD);
 	return reply;
 }
 
@@ -153,6 +157,8 @@ TEST(DecodeStats, RoundTripsCountersWithAPadBeforeEach)
 		.put_u64(EDGEDMA_A_STATS_IOMMU_FAULTS, *sample_stats.iommu_faults);
 	reply.put_pad(EDGEDMA_A_STATS_PAD)
 		.put_u64(EDGEDMA_A_STATS_IOMMU_FAULTS_UNOWNED, *sample_stats.iommu_faults_unowned);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_UNFOLD_HOLDERS, *sample_stats.unfold_holders);
 	EXPECT_EQ(decode_stats(reply.attributes()), sample_stats);
 }
 
@@ -255,6 +261,52 @@ TEST(DecodeStats, TakesAModuleWithoutTheIommuFaultCounters)
 	none_yet.iommu_faults = 0;
 	none_yet.iommu_faults_unowned = 0;
 	EXPECT_EQ(decode_stats(stats_reply(none_yet).attributes()), none_yet);
+}
+
+TEST(DecodeStats, TakesTheUnfoldHoldersAndAModuleWithout)
+{
+	EXPECT_EQ(decode_stats(stats_reply(sample_stats).attributes()).unfold_holders,
+		  std::optional<std::uint64_t>(2));
+	Stats older = sample_stats;
+	older.unfold_holders.reset();
+	EXPECT_EQ(decode_stats(stats_reply(older).attributes()), older);
+	Stats nobody = sample_stats;
+	nobody.unfold_holders = 0;
+	EXPECT_EQ(decode_stats(stats_reply(nobody).attributes()).unfold_holders,
+		  std::optional<std::uint64_t>(0));
+}
+
+// UNFOLD_SET's reply: both u32s, nothing else needed.
+TEST(DecodeFoldingState, TakesHoldersAndFolding)
+{
+	GenlMessage reply(EDGEDMA_CMD_UNFOLD_SET);
+	reply.put_u32(EDGEDMA_A_UNFOLD_HOLDERS, 3).put_u32(EDGEDMA_A_UNFOLD_FOLDING, 0);
+	EXPECT_EQ(detail::decode_folding_state(reply.attributes()),
+		  (FoldingState{.holders = 3, .folding = false}));
+
+	GenlMessage folding(EDGEDMA_CMD_UNFOLD_SET);
+	folding.put_u32(EDGEDMA_A_UNFOLD_FOLDING, 1)
+		.put_u32(EDGEDMA_A_UNFOLD_HOLDERS, 0)
+		.put_u64(EDGEDMA_A_UNFOLD_MAX + 1, 7);
+	EXPECT_EQ(detail::decode_folding_state(folding.attributes()),
+		  (FoldingState{.holders = 0, .folding = true}));
+}
+
+TEST(DecodeFoldingState, NamesWhatIsMissingOrMalformed)
+{
+	GenlMessage no_folding(EDGEDMA_CMD_UNFOLD_SET);
+	no_folding.put_u32(EDGEDMA_A_UNFOLD_HOLDERS, 1);
+	EXPECT_TRUE(contains(
+		error_message_of([&] { detail::decode_folding_state(no_folding.attributes()); },
+				 "UNFOLD_SET reply"),
+		"missing EDGEDMA_A_UNFOLD_FOLDING"));
+
+	GenlMessage wide(EDGEDMA_CMD_UNFOLD_SET);
+	wide.put_u64(EDGEDMA_A_UNFOLD_HOLDERS, 1).put_u32(EDGEDMA_A_UNFOLD_FOLDING, 1);
+	EXPECT_TRUE(contains(
+		error_message_of([&] { detail::decode_folding_state(wide.attributes()); },
+				 "UNFOLD_SET reply"),
+		"EDGEDMA_A_UNFOLD_HOLDERS is not a u32"));
 }
 
 TEST(DecodeStats, RejectsAnIommuFaultCounterSentAsU32)

@@ -95,6 +95,7 @@ const Stats sample_stats{
 	.snapshots_truncated = std::nullopt,
 	.iommu_faults = std::nullopt,
 	.iommu_faults_unowned = std::nullopt,
+	.unfold_holders = std::nullopt,
 };
 
 // A module that sends every counter it has.
@@ -268,6 +269,27 @@ TEST(StatusText, ShowsTheIommuFaultHooksAndCountersWhenSent)
 	EXPECT_TRUE(contains(status_text(info, std::nullopt),
 			     "IOMMU fault hooks:      none (IOMMU faults not caught)\n"));
 	EXPECT_FALSE(contains(status_text(sample_info, newest_stats()), "IOMMU fault"));
+}
+
+// Folding off because listeners asked: said while any does, never when none.
+TEST(StatusText, SaysWhoHoldsFoldingOff)
+{
+	Stats stats = newest_stats();
+	stats.unfold_holders = 2;
+	std::string text = status_text(sample_info, stats);
+	EXPECT_TRUE(contains(text, "every occurrence:       asked by 2 listener(s): repeats are "
+				   "not folded\n"))
+		<< text;
+	EXPECT_EQ(nlohmann::json::parse(status_json(sample_info, stats).dump())["stats"]
+					["unfold_holders"],
+		  2);
+	stats.unfold_holders = 0;
+	EXPECT_FALSE(contains(status_text(sample_info, stats), "every occurrence"));
+	EXPECT_EQ(nlohmann::json::parse(status_json(sample_info, stats).dump())["stats"]
+					["unfold_holders"],
+		  0);
+	EXPECT_FALSE(nlohmann::json::parse(status_json(sample_info, newest_stats()).dump())["stats"]
+			     .contains("unfold_holders"));
 }
 
 TEST(StatusText, ShowsEveryFactWithUnits)

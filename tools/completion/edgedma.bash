@@ -11,7 +11,7 @@ _edgedma_options() {
 	'') echo "--help --version" ;;
 	status) echo "--json --stats --help" ;;
 	findings) echo "--json --device --since --help" ;;
-	watch) echo "--json --device --count --timeout --since --receive --receive-buffer --help" ;;
+	watch) echo "--json --device --count --every-occurrence --timeout --since --receive --receive-buffer --help" ;;
 	mappings) echo "--json --device --help" ;;
 	devices) echo "--json --help" ;;
 	policy) echo "--help" ;;
@@ -31,7 +31,7 @@ _edgedma_options() {
 	"profile list") echo "--json --help" ;;
 	"profile show") echo "--json --help" ;;
 	"profile unload") echo "--help" ;;
-	record) echo "--output --duration --device --no-map-events --help" ;;
+	record) echo "--output --duration --device --no-map-events --every-occurrence --help" ;;
 	replay) echo "--json --buckets --help" ;;
 	explain) echo "--json --help" ;;
 	collect) echo "--keep --json --help" ;;

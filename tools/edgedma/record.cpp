@@ -37,6 +37,7 @@ struct RecordOptions {
 	std::optional<double> duration;
 	std::optional<std::string> device;
 	bool map_events = true;
+	bool every_occurrence = false;
 };
 
 std::uint64_t unix_now_ns()
@@ -246,6 +247,10 @@ int record(const RecordOptions &options)
 	catch_stop_signals();
 	Client client;
 	Info info = client.get_info();
+	// Before the counters: the start counts say folding was off. The
+	// request lasts as long as client does, even if this process is killed.
+	if (options.every_occurrence)
+		client.every_occurrence(true);
 	Stats start_stats = client.get_stats();
 
 	Recorder recorder(options.output, options.device);
@@ -353,6 +358,12 @@ Action setup_record(CLI::App &command)
 			   "dev_name())");
 	command.add_flag("!--no-map-events", options->map_events,
 			 "Findings only: leave the module's mapping-event stream off");
+	command.add_flag("--every-occurrence", options->every_occurrence,
+			 "Record every occurrence of every finding as a finding of its own: "
+			 "the module stops folding repeats at their call site while the "
+			 "recording runs (a finding storm then costs the driver the whole "
+			 "finding path per call, and what the module's log or the socket "
+			 "cannot keep is counted as lost)");
 	command.footer("Records until --duration passes, SIGTERM or SIGINT (Ctrl-C), then "
 		       "writes the device policies, the kernel symbols of the callers involved "
 		       "(snapshots taken meanwhile are recorded whole as they are announced) "

@@ -77,6 +77,8 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 		status["stats"]["iommu_faults"] = *stats->iommu_faults;
 	if (stats && stats->iommu_faults_unowned)
 		status["stats"]["iommu_faults_unowned"] = *stats->iommu_faults_unowned;
+	if (stats && stats->unfold_holders)
+		status["stats"]["unfold_holders"] = *stats->unfold_holders;
 	return status;
 }
 
@@ -172,6 +174,9 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 		if (stats->iommu_faults_unowned)
 			line("IOMMU faults unowned", std::to_string(*stats->iommu_faults_unowned) +
 							     " (of no watched device)");
+		if (stats->unfold_holders && *stats->unfold_holders)
+			line("every occurrence", "asked by " + std::to_string(*stats->unfold_holders) +
+							 " listener(s): repeats are not folded");
 	}
 	return text.str();
 }

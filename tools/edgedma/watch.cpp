@@ -38,6 +38,7 @@ struct WatchOptions {
 	std::optional<std::uint64_t> since;
 	std::string receive = "auto";
 	int receive_buffer = EventStream::Options{}.receive_buffer;
+	bool every_occurrence = false;
 };
 
 ReceiveMode receive_mode(const std::string &name)
@@ -129,8 +130,11 @@ int watch(const WatchOptions &options)
 	stream_options.receive_buffer = options.receive_buffer;
 	EventStream stream(stream_options);
 	Symbolizer symbols = load_kernel_symbols();
-	// Reads back each snapshot announced, for its headline.
+	// Reads back each snapshot announced, for its headline; holds the
+	// request for every occurrence as long as it lives.
 	Client client;
+	if (options.every_occurrence)
+		client.every_occurrence(true);
 
 	std::optional<Clock::time_point> deadline;
 	if (options.timeout)
@@ -190,6 +194,11 @@ Action setup_watch(CLI::App &command)
 	command.add_option("--device", options->device,
 			   "Only findings and snapshots of this device (its dev_name())");
 	command.add_option("--count", options->count, "Exit after N findings");
+	command.add_flag("--every-occurrence", options->every_occurrence,
+			 "Show every occurrence of every finding: the module stops folding "
+			 "repeats at their call site while this runs (a storm then costs the "
+			 "driver the whole finding path per call; what the socket cannot keep "
+			 "is shown as lost)");
 	command.add_option("--timeout", options->timeout, "Exit after S seconds")
 		->check(CLI::NonNegativeNumber);
 	command.add_option("--since", options->since,

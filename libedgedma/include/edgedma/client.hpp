@@ -87,6 +87,17 @@ public:
 	// the stream on and must not turn it back on.
 	MapEventsState map_events_state();
 
+	// Repeats of a finding at one site (device, kind, caller) are folded
+	// into its first entry's count. every_occurrence(true) asks the module
+	// for every occurrence in full, each with its own log entry and event,
+	// for as long as this Client stays open: the module drops the request
+	// when the connection closes, however the process ends. false
+	// withdraws it. At most 16 connections ask at once (EBUSY). Refused
+	// with EOPNOTSUPP by a module too old to take the request.
+	FoldingState every_occurrence(bool enable);
+	// The state, without asking or withdrawing.
+	FoldingState folding_state();
+
 	// Snapshots (snapshot.hpp). A module too old to take them is refused
 	// with EOPNOTSUPP and a message saying so.
 	//
@@ -152,6 +163,7 @@ public:
 
 private:
 	MapEventsState map_events_request(std::optional<bool> enable);
+	FoldingState unfold_request(std::optional<bool> enable);
 
 	class Connection;
 	std::unique_ptr<Connection> connection_;

@@ -96,6 +96,10 @@ struct Stats {
 	// watches (absent from older modules, both).
 	std::optional<std::uint64_t> iommu_faults;
 	std::optional<std::uint64_t> iommu_faults_unowned;
+	// Sockets asking for every occurrence of every finding
+	// (Client::every_occurrence); while any does, nothing is folded.
+	// Absent from older modules.
+	std::optional<std::uint64_t> unfold_holders;
 
 	bool operator==(const Stats &) const = default;
 };

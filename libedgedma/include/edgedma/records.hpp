@@ -178,6 +178,13 @@ struct MapEventsState {
 	bool operator==(const MapEventsState &) const = default;
 };
 
+// Whether the module folds repeated findings now (Client::every_occurrence).
+struct FoldingState {
+	std::uint32_t holders = 0; // sockets asking for every occurrence
+	bool folding = true;	    // repeats counted into their site's entry
+	bool operator==(const FoldingState &) const = default;
+};
+
 // What a policy command is about: one device (dev_name()) or every device a
 // driver binds.
 struct PolicyTarget {

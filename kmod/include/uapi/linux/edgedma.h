@@ -237,6 +237,20 @@
  *   The region's header is erased; the next load finds no records.
  *   -ENODEV without a region.
  *
+ * EDGEDMA_CMD_UNFOLD_SET (do, CAP_SYS_ADMIN)
+ *   request:  EDGEDMA_A_UNFOLD_ENABLE  u32, 1: the requesting socket asks
+ *             for every occurrence of every finding in full (no folding at
+ *             the sites) for as long as it stays open; 0: it withdraws its
+ *             request; left out, nothing changes (the state is read)
+ *   reply:    EDGEDMA_A_UNFOLD_HOLDERS  u32, sockets asking now
+ *             EDGEDMA_A_UNFOLD_FOLDING  u32, 1 while repeats are folded
+ *                                      (nobody asks and fold_findings=1)
+ *   A socket that closes, or a process that dies, withdraws its request.
+ *   At most EDGEDMA_UNFOLD_HOLDERS_MAX sockets ask at once (-EBUSY).
+ *   Every occurrence then takes a log entry and an event: what the log or
+ *   a listener's socket could not keep is counted (STATS_EVENTS_DROPPED,
+ *   the gap in finding seqs).
+ *
  * A snapshot record is one stream of EDGEDMA_A_SNAPSHOT_* attributes that
  * every carrier holds unchanged (netlink, devcoredump, the crash region,
  * recordings). Its u64 values are not padded: read them with memcpy.
@@ -618,6 +632,8 @@ enum {
 	EDGEDMA_A_STATS_SNAPSHOT_DEVCOREDUMPS, /* snapshots handed to devcoredump */
 	EDGEDMA_A_STATS_TRIGGER,	/* nested EDGEDMA_A_TRIGGER_COUNT_*, one
 					 * per enum edgedma_snapshot_trigger */
+	EDGEDMA_A_STATS_UNFOLD_HOLDERS,	/* sockets asking for every occurrence
+					 * (EDGEDMA_CMD_UNFOLD_SET) */
 
 	__EDGEDMA_A_STATS_MAX,
 	EDGEDMA_A_STATS_MAX = (__EDGEDMA_A_STATS_MAX - 1)
@@ -740,6 +756,19 @@ enum {
 
 	__EDGEDMA_A_MAP_EVENTS_MAX,
 	EDGEDMA_A_MAP_EVENTS_MAX = (__EDGEDMA_A_MAP_EVENTS_MAX - 1)
+};
+
+/* Sockets that may ask for every occurrence at once (EDGEDMA_CMD_UNFOLD_SET). */
+#define EDGEDMA_UNFOLD_HOLDERS_MAX	16
+
+enum {
+	EDGEDMA_A_UNFOLD_PAD = 1,
+	EDGEDMA_A_UNFOLD_ENABLE,	/* u32, 0 or 1, request */
+	EDGEDMA_A_UNFOLD_HOLDERS,	/* u32, reply */
+	EDGEDMA_A_UNFOLD_FOLDING,	/* u32, reply, 0 or 1 */
+
+	__EDGEDMA_A_UNFOLD_MAX,
+	EDGEDMA_A_UNFOLD_MAX = (__EDGEDMA_A_UNFOLD_MAX - 1)
 };
 
 enum {
@@ -1133,6 +1162,7 @@ enum {
 	EDGEDMA_CMD_CRASH_REGION_GET,
 	EDGEDMA_CMD_CRASH_RECORDS_GET,
 	EDGEDMA_CMD_CRASH_RECORDS_CLEAR,
+	EDGEDMA_CMD_UNFOLD_SET,
 
 	__EDGEDMA_CMD_MAX,
 	EDGEDMA_CMD_MAX = (__EDGEDMA_CMD_MAX - 1)
