@@ -85,6 +85,7 @@ struct edgedma_xlat {
 	u64 dma_addr;
 	u64 phys;
 	bool valid;
+	s8 addr_unique;		/* edgedma_addr_unique(): -1 until asked */
 };
 
 /* What a check knows about the call it is judging. */
@@ -323,6 +324,27 @@ static u64 edgedma_translate(struct device *dev, u64 dma_addr)
 	return edgedma_direct_dma_to_phys(dev, dma_addr);
 }
 
+/*
+ * Can the call's DMA address be live only once for its device? Behind an
+ * IOMMU's DMA-API domain an IOVA is handed out once until it is freed, and
+ * in kprobe mode the hooks see an unmap on entry, before the kernel frees
+ * the address. The trace events come after the unmap: another CPU may map
+ * the address again before the first one's event, so never in that mode.
+ * Once per call.
+ */
+static bool edgedma_addr_unique(const struct edgedma_ctx *ctx)
+{
+	struct edgedma_xlat *x = ctx->xlat;
+
+	if (x->addr_unique < 0) {
+		struct iommu_domain *domain = iommu_get_domain_for_dev(ctx->call->dev);
+
+		x->addr_unique = edgedma_hook_mode_active() == EDGEDMA_HOOK_MODE_KPROBE &&
+				 domain && (domain->type & __IOMMU_DOMAIN_PAGING);
+	}
+	return x->addr_unique;
+}
+
 /* edgedma_translate() of the call's device, once per address and call. */
 static u64 edgedma_device_phys(const struct edgedma_ctx *ctx, u64 dma_addr)
 {
@@ -499,7 +521,7 @@ static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
 		edgedma_owned_hash(phys, size, ctx->policy.owned_hash_max, &m.content);
 		m.content_ns = m.time_ns;
 	}
-	edgedma_maptrack_add(&m);
+	edgedma_maptrack_add(&m, edgedma_addr_unique(ctx));
 }
 
 static void edgedma_on_map(const struct edgedma_ctx *ctx)
@@ -775,7 +797,7 @@ static void edgedma_on_sync_sg(const struct edgedma_ctx *ctx)
 
 static void edgedma_judge_call(const struct edgedma_call *call)
 {
-	struct edgedma_xlat xlat = { .valid = false };
+	struct edgedma_xlat xlat = { .valid = false, .addr_unique = -1 };
 	struct edgedma_ctx ctx = { .call = call, .xlat = &xlat };
 
 	this_cpu_inc(edgedma_calls);

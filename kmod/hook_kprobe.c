@@ -564,13 +564,25 @@ static void edgedma_kprobe_count_missed(u64 *busy, u64 *nested)
 void edgedma_kprobe_stop(void)
 {
 	u64 busy, nested;
+	unsigned int i;
 
 	edgedma_kprobe_unregister();
 
 	edgedma_kprobe_count_missed(&busy, &nested);
-	if (busy || nested)
-		pr_info("kprobe mode missed %llu calls: %llu with all kretprobe instances busy, %llu nested in another probe\n",
-			busy + nested, busy, nested);
+	if (!busy && !nested)
+		return;
+	pr_info("kprobe mode missed %llu calls: %llu with all kretprobe instances busy, %llu nested in another probe\n",
+		busy + nested, busy, nested);
+	/* Which functions: what a user needs to judge the findings. */
+	for (i = 0; i < EDGEDMA_NR_KRETPROBES; i++)
+		if (edgedma_kretprobes[i].nmissed || edgedma_kretprobes[i].kp.nmissed)
+			pr_info("  %s: %d busy, %lu nested\n", edgedma_kretprobe_defs[i].symbol,
+				edgedma_kretprobes[i].nmissed,
+				edgedma_kretprobes[i].kp.nmissed);
+	for (i = 0; i < EDGEDMA_NR_KPROBES; i++)
+		if (edgedma_kprobes[i].nmissed)
+			pr_info("  %s: %lu nested\n", edgedma_kprobe_defs[i].symbol,
+				edgedma_kprobes[i].nmissed);
 }
 
 /*

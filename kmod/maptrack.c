@@ -69,6 +69,8 @@ static struct edgedma_unmapped *edgedma_history_ring;
 static DEFINE_PER_CPU(unsigned int, edgedma_pool_hint);
 static DEFINE_PER_CPU(s64, edgedma_live);
 static DEFINE_PER_CPU(u64, edgedma_exhausted);
+/* Entries dropped because their address was mapped again: unmaps missed. */
+static DEFINE_PER_CPU(u64, edgedma_stale);
 /* Adds and removes, for dumps to tell whether the table changed under them. */
 static DEFINE_PER_CPU(u64, edgedma_changes);
 /* Largest mapping seen per class, bounding how far a search looks. */
@@ -131,11 +133,13 @@ static void edgedma_pool_put(struct edgedma_mapping *m)
 	clear_bit(m - edgedma_pool, edgedma_pool_used);
 }
 
-bool edgedma_maptrack_add(const struct edgedma_mapping *src)
+bool edgedma_maptrack_add(const struct edgedma_mapping *src, bool addr_unique)
 {
-	unsigned int class = edgedma_class_of(src->size);
+	unsigned int class = edgedma_class_of(src->size), c;
+	struct edgedma_mapping *m, *old;
+	struct hlist_node *next;
 	struct edgedma_bucket *b;
-	struct edgedma_mapping *m;
+	HLIST_HEAD(stale);
 	u64 largest;
 
 	lockdep_assert_irqs_disabled();
@@ -154,6 +158,25 @@ bool edgedma_maptrack_add(const struct edgedma_mapping *src)
 		largest = seen;
 	}
 
+	/*
+	 * The address is live once only: what the table still holds at it is
+	 * a mapping whose unmap the hooks missed. Left in, it would be taken
+	 * for this one at its unmap (an unmap looks in the class of its own
+	 * size first). Every class that holds anything, one bucket each.
+	 */
+	for (c = 0; addr_unique && c < EDGEDMA_CLASSES; c++) {
+		if (c != class && !READ_ONCE(edgedma_largest[c]))
+			continue;
+		b = edgedma_bucket_at(m->devrec, c, m->dma_addr);
+		raw_spin_lock(&b->lock);
+		hlist_for_each_entry_safe(old, next, &b->head, node) {
+			if (old->devrec == m->devrec && old->dma_addr == m->dma_addr) {
+				hlist_del(&old->node);
+				hlist_add_head(&old->node, &stale);
+			}
+		}
+		raw_spin_unlock(&b->lock);
+	}
 	b = edgedma_bucket_at(m->devrec, class, m->dma_addr);
 	raw_spin_lock(&b->lock);
 	hlist_add_head(&m->node, &b->head);
@@ -161,6 +184,13 @@ bool edgedma_maptrack_add(const struct edgedma_mapping *src)
 	this_cpu_inc(edgedma_live);
 	this_cpu_inc(edgedma_changes);
 	edgedma_devrec_count(m->devrec, EDGEDMA_DEV_LIVE, 1);
+	hlist_for_each_entry_safe(old, next, &stale, node) {
+		hlist_del(&old->node);
+		edgedma_pool_put(old);
+		this_cpu_dec(edgedma_live);
+		this_cpu_inc(edgedma_stale);
+		edgedma_devrec_count(m->devrec, EDGEDMA_DEV_LIVE, -1);
+	}
 	return true;
 }
 
@@ -592,6 +622,11 @@ u64 edgedma_maptrack_pool_size(void)
 u64 edgedma_maptrack_exhausted(void)
 {
 	return edgedma_percpu_sum(edgedma_exhausted);
+}
+
+u64 edgedma_maptrack_stale(void)
+{
+	return edgedma_percpu_sum(edgedma_stale);
 }
 
 size_t edgedma_maptrack_memory(void)

@@ -61,13 +61,20 @@ struct edgedma_unmapped {
 int edgedma_maptrack_init(void);
 void edgedma_maptrack_exit(void);
 
-/* Record a mapping; false when the pool is empty (counted). */
-bool edgedma_maptrack_add(const struct edgedma_mapping *m);
+/*
+ * Record a mapping; false when the pool is empty (counted). @addr_unique:
+ * no other mapping of the device can be live at its address now (an IOMMU
+ * hands an IOVA out once, and the hooks see its unmap before the kernel
+ * frees it): an entry still there lost its unmap to the hooks, and is
+ * dropped (counted, edgedma_maptrack_stale()).
+ */
+bool edgedma_maptrack_add(const struct edgedma_mapping *m, bool addr_unique);
 /*
  * Remove the mapping of @devrec at exactly @dma_addr into @out; false when
  * there is none. The removal is remembered in the unmap history. Two live
- * entries can share an address: the hooks see an unmap only after the
- * kernel freed the IOVA, which another CPU may already have mapped again.
+ * entries can share an address: in tracepoint mode the hooks see an unmap
+ * only after the kernel freed the IOVA, which another CPU may already have
+ * mapped again; on the direct path one buffer may be mapped twice.
  * The one whose size (0: any), direction and kind match @want goes first.
  */
 bool edgedma_maptrack_remove(struct edgedma_devrec *devrec, u64 dma_addr,
@@ -130,6 +137,7 @@ u64 edgedma_maptrack_live(void);
 u64 edgedma_maptrack_generation(void);
 u64 edgedma_maptrack_pool_size(void);
 u64 edgedma_maptrack_exhausted(void);
+u64 edgedma_maptrack_stale(void);	/* entries dropped: address mapped again */
 size_t edgedma_maptrack_memory(void);	/* bytes preallocated at load */
 
 #endif /* _EDGEDMA_MAPTRACK_H */

@@ -151,7 +151,8 @@ int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    PUT(SNAPSHOT_CAPTURE_MAX_NS, edgedma_snapshot_capture_max_ns()) ||
 	    PUT(SNAPSHOT_DEVCOREDUMPS, edgedma_snapshot_devcoredumps()) ||
 	    edgedma_put_trigger_counts(msg) ||
-	    PUT(UNFOLD_HOLDERS, edgedma_sites_unfold_holders()))
+	    PUT(UNFOLD_HOLDERS, edgedma_sites_unfold_holders()) ||
+	    PUT(STALE_MAPPINGS, edgedma_maptrack_stale()))
 		return edgedma_nl_reply_overflow(msg, info);
 #undef PUT
 

@@ -65,7 +65,7 @@ static int edgedma_unfold_hold(const struct net *net, u32 portid,
 	}
 	slot->net = net;
 	slot->portid = portid;
-	edgedma_unfold_count++;
+	WRITE_ONCE(edgedma_unfold_count, edgedma_unfold_count + 1);
 	edgedma_unfold_publish();
 	return 0;
 }
@@ -79,7 +79,7 @@ static void edgedma_unfold_release(const struct net *net, u32 portid)
 		return;
 	slot->net = NULL;
 	slot->portid = 0;
-	edgedma_unfold_count--;
+	WRITE_ONCE(edgedma_unfold_count, edgedma_unfold_count - 1);
 	edgedma_unfold_publish();
 }
 
@@ -120,6 +120,13 @@ static int edgedma_unfold_socket_released(struct notifier_block *nb,
 	const struct netlink_notify *n = data;
 
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC || !n->portid)
+		return NOTIFY_DONE;
+	/*
+	 * Every generic netlink socket of the system passes here. A socket
+	 * being released has no request of its own in flight, so a count of
+	 * none cannot be about to become one for it.
+	 */
+	if (!READ_ONCE(edgedma_unfold_count))
 		return NOTIFY_DONE;
 	mutex_lock(&edgedma_unfold_lock);
 	edgedma_unfold_release(n->net, n->portid);

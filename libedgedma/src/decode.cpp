@@ -38,7 +38,7 @@ const std::array<AttributeRule<Info>, 15> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_SKIPPED), &Info::hooks_skipped, optional},
 }};
 
-const std::array<AttributeRule<Stats>, 28> stats_rules{{
+const std::array<AttributeRule<Stats>, 29> stats_rules{{
 	EDGEDMA_PAD(EDGEDMA_A_STATS_PAD),
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REQUESTS), &Stats::requests, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_REJECTED), &Stats::rejected, required},
@@ -75,6 +75,7 @@ const std::array<AttributeRule<Stats>, 28> stats_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_IOMMU_FAULTS_UNOWNED), &Stats::iommu_faults_unowned,
 	 optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_UNFOLD_HOLDERS), &Stats::unfold_holders, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_STATS_STALE_MAPPINGS), &Stats::stale_mappings, optional},
 }};
 
 const std::array<AttributeRule<Finding>, 21> finding_rules{{

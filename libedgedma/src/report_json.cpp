@@ -289,6 +289,7 @@ Json stats_json(const Stats &stats)
 		{"snapshots_dropped", or_null(stats.snapshots_dropped)},
 		{"snapshots_truncated", or_null(stats.snapshots_truncated)},
 		{"unfold_holders", or_null(stats.unfold_holders)},
+		{"stale_mappings", or_null(stats.stale_mappings)},
 	};
 }
 

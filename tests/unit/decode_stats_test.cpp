@@ -39,6 +39,7 @@ const Stats sample_stats{
 	.iommu_faults = 0x9'0000'000a,
 	.iommu_faults_unowned = 3,
 	.unfold_holders = 2,
+	.stale_mappings = 0x1'0000'0003,
 };
 
 struct Counter {
@@ -114,6 +115,9 @@ GenlMessage stats_reply(const Stats &stats, std::optional<int> left_out = std::n
 	if (stats.unfold_holders)
 		reply.put_u64_padded(EDGEDMA_A_STATS_UNFOLD_HOLDERS, *stats.unfold_holders,
 				     EDGEDMA_A_STATS_PAD);
+	if (stats.stale_mappings)
+		reply.put_u64_padded(EDGEDMA_A_STATS_STALE_MAPPINGS, *stats.stale_mappings,
+				     EDGEDMA_A_STATS_PAD);
 	return reply;
 }
 
@@ -159,6 +163,8 @@ TEST(DecodeStats, RoundTripsCountersWithAPadBeforeEach)
 		.put_u64(EDGEDMA_A_STATS_IOMMU_FAULTS_UNOWNED, *sample_stats.iommu_faults_unowned);
 	reply.put_pad(EDGEDMA_A_STATS_PAD)
 		.put_u64(EDGEDMA_A_STATS_UNFOLD_HOLDERS, *sample_stats.unfold_holders);
+	reply.put_pad(EDGEDMA_A_STATS_PAD)
+		.put_u64(EDGEDMA_A_STATS_STALE_MAPPINGS, *sample_stats.stale_mappings);
 	EXPECT_EQ(decode_stats(reply.attributes()), sample_stats);
 }
 

@@ -96,6 +96,7 @@ const Stats sample_stats{
 	.iommu_faults = std::nullopt,
 	.iommu_faults_unowned = std::nullopt,
 	.unfold_holders = std::nullopt,
+	.stale_mappings = std::nullopt,
 };
 
 // A module that sends every counter it has.
@@ -269,6 +270,18 @@ TEST(StatusText, ShowsTheIommuFaultHooksAndCountersWhenSent)
 	EXPECT_TRUE(contains(status_text(info, std::nullopt),
 			     "IOMMU fault hooks:      none (IOMMU faults not caught)\n"));
 	EXPECT_FALSE(contains(status_text(sample_info, newest_stats()), "IOMMU fault"));
+}
+
+TEST(StatusText, ShowsStaleMappingsDroppedWhenSent)
+{
+	Stats stats = newest_stats();
+	stats.stale_mappings = 3;
+	EXPECT_TRUE(contains(status_text(sample_info, stats),
+			     "stale mappings dropped: 3 (IOVA mapped again: unmap missed)\n"));
+	EXPECT_EQ(nlohmann::json::parse(status_json(sample_info, stats).dump())["stats"]
+					["stale_mappings"],
+		  3);
+	EXPECT_FALSE(contains(status_text(sample_info, newest_stats()), "stale mappings"));
 }
 
 // Folding off because listeners asked: said while any does, never when none.

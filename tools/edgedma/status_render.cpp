@@ -79,6 +79,8 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 		status["stats"]["iommu_faults_unowned"] = *stats->iommu_faults_unowned;
 	if (stats && stats->unfold_holders)
 		status["stats"]["unfold_holders"] = *stats->unfold_holders;
+	if (stats && stats->stale_mappings)
+		status["stats"]["stale_mappings"] = *stats->stale_mappings;
 	return status;
 }
 
@@ -174,6 +176,9 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 		if (stats->iommu_faults_unowned)
 			line("IOMMU faults unowned", std::to_string(*stats->iommu_faults_unowned) +
 							     " (of no watched device)");
+		if (stats->stale_mappings)
+			line("stale mappings dropped", std::to_string(*stats->stale_mappings) +
+							   " (IOVA mapped again: unmap missed)");
 		if (stats->unfold_holders && *stats->unfold_holders)
 			line("every occurrence", "asked by " + std::to_string(*stats->unfold_holders) +
 							 " listener(s): repeats are not folded");

@@ -20,8 +20,8 @@ namespace edgedma::cli {
 // map_events, map_events_dropped, and memory, translations_skipped,
 // irqsoff_max_ns, sync_skips_cleared, findings_folded, finding_sites,
 // finding_sites_full, snapshots, snapshots_suppressed, snapshots_dropped and
-// snapshots_truncated, iommu_faults, iommu_faults_unowned and unfold_holders
-// when the module sends them} when the counters were
+// snapshots_truncated, iommu_faults, iommu_faults_unowned, unfold_holders and
+// stale_mappings when the module sends them} when the counters were
 // read.
 nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> &stats);
 

@@ -100,6 +100,10 @@ struct Stats {
 	// (Client::every_occurrence); while any does, nothing is folded.
 	// Absent from older modules.
 	std::optional<std::uint64_t> unfold_holders;
+	// Live mappings the module dropped because the IOMMU handed their
+	// address out again: the hooks missed their unmap (hook_missed says
+	// how many calls were missed). Absent from older modules.
+	std::optional<std::uint64_t> stale_mappings;
 
 	bool operator==(const Stats &) const = default;
 };

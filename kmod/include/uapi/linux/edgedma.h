@@ -634,6 +634,9 @@ enum {
 					 * per enum edgedma_snapshot_trigger */
 	EDGEDMA_A_STATS_UNFOLD_HOLDERS,	/* sockets asking for every occurrence
 					 * (EDGEDMA_CMD_UNFOLD_SET) */
+	EDGEDMA_A_STATS_STALE_MAPPINGS,	/* live entries dropped because their
+					 * IOVA was mapped again: their unmap
+					 * was missed (kprobe mode, IOMMU) */
 
 	__EDGEDMA_A_STATS_MAX,
 	EDGEDMA_A_STATS_MAX = (__EDGEDMA_A_STATS_MAX - 1)
