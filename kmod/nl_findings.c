@@ -14,6 +14,12 @@ static int edgedma_nl_put_finding(struct sk_buff *msg, const struct edgedma_find
 	u64 occurrences, last_ns;
 	bool counted = edgedma_site_counts(f->site, &occurrences, &last_ns);
 
+	/*
+	 * A site's time is taken as it is claimed, just before its first
+	 * finding's own: the latest occurrence is never before the first.
+	 */
+	last_ns = max(last_ns, f->time_ns);
+
 #define PUT64(attr, value) \
 	edgedma_put_u64(msg, EDGEDMA_A_FINDING_##attr, value, EDGEDMA_A_FINDING_PAD)
 	if (PUT64(SEQ, f->seq) ||

@@ -539,6 +539,7 @@ static void dump_findings(struct __test_metadata *_metadata,
 {
 	struct nl_answer ans;
 	struct nl_msg m;
+	unsigned int i;
 
 	memset(d, 0, sizeof(*d));
 	d->family = self->family;
@@ -551,6 +552,18 @@ static void dump_findings(struct __test_metadata *_metadata,
 		       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
 	ASSERT_TRUE(ans.done)
 		TH_LOG("FINDINGS_GET: the dump did not end with NLMSG_DONE");
+	/* Every finding, one occurrence or many: the latest is not before it. */
+	for (i = 0; i < d->n; i++) {
+		const struct finding *f = &d->f[i];
+
+		if (!f->have_occurrences)
+			continue;
+		EXPECT_LE(f->time_ns, f->last_time_ns)
+			TH_LOG("finding %llu: last time %llu before its own %llu",
+			       (unsigned long long)f->seq,
+			       (unsigned long long)f->last_time_ns,
+			       (unsigned long long)f->time_ns);
+	}
 }
 
 /*
