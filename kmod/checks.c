@@ -85,7 +85,8 @@ struct edgedma_xlat {
 	u64 dma_addr;
 	u64 phys;
 	bool valid;
-	s8 addr_unique;		/* edgedma_addr_unique(): -1 until asked */
+	bool domain_known;	/* domain below is the device's */
+	struct iommu_domain *domain;	/* a DMA-API (paging) domain, or NULL */
 };
 
 /* What a check knows about the call it is judging. */
@@ -308,12 +309,26 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 
 /* ---- checks on what the device is given -------------------------------- */
 
-/* The physical address the device reaches at @dma_addr, or NO_PHYS. */
-static u64 edgedma_translate(struct device *dev, u64 dma_addr)
+/* The call's device's paging IOMMU domain, or NULL; looked up once per call. */
+static struct iommu_domain *edgedma_call_domain(const struct edgedma_ctx *ctx)
 {
-	struct iommu_domain *domain = iommu_get_domain_for_dev(dev);
+	struct edgedma_xlat *x = ctx->xlat;
 
-	if (domain && (domain->type & __IOMMU_DOMAIN_PAGING)) {
+	if (!x->domain_known) {
+		struct iommu_domain *domain = iommu_get_domain_for_dev(ctx->call->dev);
+
+		x->domain = domain && (domain->type & __IOMMU_DOMAIN_PAGING) ? domain : NULL;
+		x->domain_known = true;
+	}
+	return x->domain;
+}
+
+/* The physical address the call's device reaches at @dma_addr, or NO_PHYS. */
+static u64 edgedma_translate(const struct edgedma_ctx *ctx, u64 dma_addr)
+{
+	struct iommu_domain *domain = edgedma_call_domain(ctx);
+
+	if (domain) {
 		/* Interrupts are off: an IOMMU driver's sleeping lock must not be taken. */
 		if (!edgedma_iommu_translate_in_hook(domain)) {
 			this_cpu_inc(edgedma_translations_skipped);
@@ -321,7 +336,7 @@ static u64 edgedma_translate(struct device *dev, u64 dma_addr)
 		}
 		return iommu_iova_to_phys(domain, dma_addr) ?: EDGEDMA_NO_PHYS;
 	}
-	return edgedma_direct_dma_to_phys(dev, dma_addr);
+	return edgedma_direct_dma_to_phys(ctx->call->dev, dma_addr);
 }
 
 /*
@@ -330,19 +345,11 @@ static u64 edgedma_translate(struct device *dev, u64 dma_addr)
  * in kprobe mode the hooks see an unmap on entry, before the kernel frees
  * the address. The trace events come after the unmap: another CPU may map
  * the address again before the first one's event, so never in that mode.
- * Once per call.
  */
 static bool edgedma_addr_unique(const struct edgedma_ctx *ctx)
 {
-	struct edgedma_xlat *x = ctx->xlat;
-
-	if (x->addr_unique < 0) {
-		struct iommu_domain *domain = iommu_get_domain_for_dev(ctx->call->dev);
-
-		x->addr_unique = edgedma_hook_mode_active() == EDGEDMA_HOOK_MODE_KPROBE &&
-				 domain && (domain->type & __IOMMU_DOMAIN_PAGING);
-	}
-	return x->addr_unique;
+	return edgedma_hook_mode_active() == EDGEDMA_HOOK_MODE_KPROBE &&
+	       edgedma_call_domain(ctx);
 }
 
 /* edgedma_translate() of the call's device, once per address and call. */
@@ -351,7 +358,7 @@ static u64 edgedma_device_phys(const struct edgedma_ctx *ctx, u64 dma_addr)
 	struct edgedma_xlat *x = ctx->xlat;
 
 	if (!x->valid || x->dma_addr != dma_addr) {
-		x->phys = edgedma_translate(ctx->call->dev, dma_addr);
+		x->phys = edgedma_translate(ctx, dma_addr);
 		x->dma_addr = dma_addr;
 		x->valid = true;
 	}
@@ -797,7 +804,7 @@ static void edgedma_on_sync_sg(const struct edgedma_ctx *ctx)
 
 static void edgedma_judge_call(const struct edgedma_call *call)
 {
-	struct edgedma_xlat xlat = { .valid = false, .addr_unique = -1 };
+	struct edgedma_xlat xlat = { .valid = false };
 	struct edgedma_ctx ctx = { .call = call, .xlat = &xlat };
 
 	this_cpu_inc(edgedma_calls);

@@ -168,13 +168,24 @@ static void edgedma_finding_name_callers(struct edgedma_finding *f)
 	edgedma_chain_names(f);
 }
 
-void edgedma_finding_name(struct edgedma_finding *f)
+/*
+ * Name @f, timing the sentence and the symbols from @t (finding_costs.h;
+ * 0: not measuring). Returns the time now, as edgedma_cost_add() does.
+ */
+static u64 edgedma_finding_name_timed(struct edgedma_finding *f, u64 t)
 {
 	if (f->named)
-		return;
+		return t;
 	edgedma_finding_text(f);
+	t = edgedma_cost_add(EDGEDMA_COST_SENTENCE, t);
 	edgedma_finding_name_callers(f);
 	f->named = true;
+	return edgedma_cost_add(EDGEDMA_COST_SYMBOLS, t);
+}
+
+void edgedma_finding_name(struct edgedma_finding *f)
+{
+	edgedma_finding_name_timed(f, 0);
 }
 
 /* Keep the names made for @f in its log entry, if the log still holds it. */
@@ -333,18 +344,13 @@ static void edgedma_send_work_fn(struct work_struct *work)
 		if (f->seq > want && listened)
 			atomic64_add(f->seq - want, &edgedma_events_dropped);
 		t = edgedma_cost_start();
-		if (t && !f->named) {
-			u64 now = ktime_get_ns();
-
-			edgedma_cost_add_ns(EDGEDMA_COST_DELAY,
-					    now > f->time_ns ? now - f->time_ns : 0);
-		}
 		if (!f->named) {
-			edgedma_finding_text(f);
-			t = edgedma_cost_add(EDGEDMA_COST_SENTENCE, t);
-			edgedma_finding_name_callers(f);
-			f->named = true;
-			t = edgedma_cost_add(EDGEDMA_COST_SYMBOLS, t);
+			u64 now = t ? ktime_get_ns() : 0;
+
+			if (t)
+				edgedma_cost_add_ns(EDGEDMA_COST_DELAY,
+						    now > f->time_ns ? now - f->time_ns : 0);
+			t = edgedma_finding_name_timed(f, t);
 			edgedma_finding_store_names(f);
 			t = edgedma_cost_add(EDGEDMA_COST_STORE_NAMES, t);
 		}

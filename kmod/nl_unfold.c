@@ -29,8 +29,8 @@ struct edgedma_unfold_holder {
 	u32 portid;		/* 0: a free slot */
 };
 
+/* The number of holders is kept where the hooks read it (finding_sites.c). */
 static struct edgedma_unfold_holder edgedma_unfold_holders[EDGEDMA_UNFOLD_HOLDERS_MAX];
-static unsigned int edgedma_unfold_count;
 static DEFINE_MUTEX(edgedma_unfold_lock);
 
 static struct edgedma_unfold_holder *edgedma_unfold_find(const struct net *net, u32 portid)
@@ -42,11 +42,6 @@ static struct edgedma_unfold_holder *edgedma_unfold_find(const struct net *net, 
 		    edgedma_unfold_holders[i].net == net)
 			return &edgedma_unfold_holders[i];
 	return NULL;
-}
-
-static void edgedma_unfold_publish(void)
-{
-	edgedma_sites_set_unfold_holders(edgedma_unfold_count);
 }
 
 /* With edgedma_unfold_lock held. */
@@ -65,8 +60,7 @@ static int edgedma_unfold_hold(const struct net *net, u32 portid,
 	}
 	slot->net = net;
 	slot->portid = portid;
-	WRITE_ONCE(edgedma_unfold_count, edgedma_unfold_count + 1);
-	edgedma_unfold_publish();
+	edgedma_sites_set_unfold_holders(edgedma_sites_unfold_holders() + 1);
 	return 0;
 }
 
@@ -79,8 +73,7 @@ static void edgedma_unfold_release(const struct net *net, u32 portid)
 		return;
 	slot->net = NULL;
 	slot->portid = 0;
-	WRITE_ONCE(edgedma_unfold_count, edgedma_unfold_count - 1);
-	edgedma_unfold_publish();
+	edgedma_sites_set_unfold_holders(edgedma_sites_unfold_holders() - 1);
 }
 
 int edgedma_nl_unfold_set(struct sk_buff *skb, struct genl_info *info)
@@ -126,7 +119,7 @@ static int edgedma_unfold_socket_released(struct notifier_block *nb,
 	 * being released has no request of its own in flight, so a count of
 	 * none cannot be about to become one for it.
 	 */
-	if (!READ_ONCE(edgedma_unfold_count))
+	if (!edgedma_sites_unfold_holders())
 		return NOTIFY_DONE;
 	mutex_lock(&edgedma_unfold_lock);
 	edgedma_unfold_release(n->net, n->portid);
@@ -149,7 +142,6 @@ void edgedma_nl_unfold_exit(void)
 	netlink_unregister_notifier(&edgedma_unfold_notifier);
 	mutex_lock(&edgedma_unfold_lock);
 	memset(edgedma_unfold_holders, 0, sizeof(edgedma_unfold_holders));
-	edgedma_unfold_count = 0;
-	edgedma_unfold_publish();
+	edgedma_sites_set_unfold_holders(0);
 	mutex_unlock(&edgedma_unfold_lock);
 }
