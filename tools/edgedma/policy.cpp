@@ -200,7 +200,7 @@ Action setup_get(CLI::App &command)
 	return [device, json] { return policy_get(*device, *json); };
 }
 
-Action setup_list(CLI::App &command)
+Action setup_policy_list(CLI::App &command)
 {
 	auto json = std::make_shared<bool>(false);
 	command.add_flag("--json", *json, "One JSON object per override and line");
@@ -217,7 +217,7 @@ Action setup_del(CLI::App &command)
 constexpr Subcommand policy_commands[] = {
 	{"set", "Override the policy of a device or a driver", setup_set},
 	{"get", "Show the policy in force for a device", setup_get},
-	{"list", "List every override set", setup_list},
+	{"list", "List every override set", setup_policy_list},
 	{"del", "Remove the override of a device or a driver", setup_del},
 };
 

@@ -107,14 +107,14 @@ Action setup_load(CLI::App &command)
 	return [options] { return profile_load(*options); };
 }
 
-Action setup_list(CLI::App &command)
+Action setup_profile_list(CLI::App &command)
 {
 	auto json = std::make_shared<bool>(false);
 	command.add_flag("--json", *json, "One JSON object per profile and line");
 	return [json] { return profile_list(*json); };
 }
 
-Action setup_show(CLI::App &command)
+Action setup_profile_show(CLI::App &command)
 {
 	auto name = std::make_shared<std::string>();
 	auto json = std::make_shared<bool>(false);
@@ -136,8 +136,8 @@ Action setup_unload(CLI::App &command)
 
 constexpr Subcommand profile_commands[] = {
 	{"load", "Load the profiles of a file into the module", setup_load},
-	{"list", "List the profiles the module holds", setup_list},
-	{"show", "Show one loaded profile whole", setup_show},
+	{"list", "List the profiles the module holds", setup_profile_list},
+	{"show", "Show one loaded profile whole", setup_profile_show},
 	{"unload", "Remove a profile from the module", setup_unload},
 };
 

@@ -193,7 +193,7 @@ Action setup_take(CLI::App &command)
 	return [options] { return snapshot_take(*options); };
 }
 
-Action setup_list(CLI::App &command)
+Action setup_snapshot_list(CLI::App &command)
 {
 	auto json = std::make_shared<bool>(false);
 	command.add_flag("--json", *json, "One JSON object per snapshot and line");
@@ -201,7 +201,7 @@ Action setup_list(CLI::App &command)
 	return [json] { return snapshot_list(*json); };
 }
 
-Action setup_show(CLI::App &command)
+Action setup_snapshot_show(CLI::App &command)
 {
 	auto seq = std::make_shared<std::uint64_t>(0);
 	auto json = std::make_shared<bool>(false);
@@ -233,8 +233,8 @@ Action setup_save(CLI::App &command)
 
 constexpr Subcommand snapshot_commands[] = {
 	{"take", "Take a snapshot of a device now", setup_take},
-	{"list", "List the snapshots the module holds", setup_list},
-	{"show", "Show one snapshot whole", setup_show},
+	{"list", "List the snapshots the module holds", setup_snapshot_list},
+	{"show", "Show one snapshot whole", setup_snapshot_show},
 	{"save", "Write one snapshot's record to a file", setup_save},
 	{"on-error", "Snapshot a device each time its driver's error handler runs",
 	 setup_on_error},
