@@ -158,7 +158,7 @@ edgedma_vfound(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 phys,
 	f.site = site;
 	edgedma_devrec_names(ctx->rec, f.device, f.driver);
 	t = edgedma_cost_add(EDGEDMA_COST_FACTS, t);
-	edgedma_call_chain(&f, c->caller, c->dev);
+	edgedma_call_chain(&f, c);
 	t = edgedma_cost_add(EDGEDMA_COST_CHAIN, t);
 	edgedma_finding_sentence(&f, fmt, args);
 	t = edgedma_cost_add(EDGEDMA_COST_SENTENCE_ARGS, t);

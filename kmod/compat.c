@@ -17,6 +17,9 @@
 #include <linux/net.h>
 #include <net/genetlink.h>
 #include <net/sock.h>
+#ifdef CONFIG_X86
+#include <asm/unwind.h>
+#endif
 
 #include "compat.h"
 
@@ -117,6 +120,65 @@ static void __init edgedma_swiotlb_from_kallsyms(edgedma_lookup_fn lookup)
 }
 #endif
 
+#ifndef EDGEDMA_HAVE_UNWIND_PAST_KRETPROBE
+static unsigned long edgedma_kretprobe_trampoline_start;
+static unsigned long edgedma_kretprobe_trampoline_end;
+
+static void __init edgedma_kretprobe_trampoline_from_kallsyms(void)
+{
+	if (!edgedma_function_range("kretprobe_trampoline",
+				    &edgedma_kretprobe_trampoline_start,
+				    &edgedma_kretprobe_trampoline_end))
+		pr_info("no kretprobe_trampoline in kallsyms: call chains of maps end at their caller\n");
+}
+
+bool edgedma_in_kretprobe_trampoline(unsigned long addr)
+{
+	return addr >= edgedma_kretprobe_trampoline_start &&
+	       addr < edgedma_kretprobe_trampoline_end;
+}
+
+#ifdef CONFIG_X86
+unsigned int edgedma_unwind_from_return(struct pt_regs *regs,
+					unsigned long caller, u64 *chain,
+					unsigned int size)
+{
+	/* The caller's state as the function returned to it. */
+	struct pt_regs at_caller = *regs;
+	struct unwind_state state;
+	unsigned long addr;
+	unsigned int n = 0;
+
+	if (!size)
+		return 0;
+	chain[n++] = caller;
+	at_caller.ip = caller;
+	at_caller.cs = __KERNEL_CS;
+	/* Starting from registers, the unwinder steps past their frame. */
+	for (unwind_start(&state, current, &at_caller, NULL);
+	     !unwind_done(&state) && n < size; unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		if (addr != caller || n > 1)
+			chain[n++] = addr;
+	}
+	return n;
+}
+#else
+unsigned int edgedma_unwind_from_return(struct pt_regs *regs,
+					unsigned long caller, u64 *chain,
+					unsigned int size)
+{
+	return 0;
+}
+#endif
+#else
+static void __init edgedma_kretprobe_trampoline_from_kallsyms(void)
+{
+}
+#endif
+
 int __init edgedma_compat_init(void)
 {
 	edgedma_lookup_fn lookup = edgedma_find_lookup();
@@ -132,6 +194,7 @@ int __init edgedma_compat_init(void)
 		edgedma_rodata_from_text_bounds(lookup);
 	if (!edgedma_rodata_end)
 		pr_info("no CONFIG_KALLSYMS_ALL: the rodata-buffer check sees kernel text only\n");
+	edgedma_kretprobe_trampoline_from_kallsyms();
 	return 0;
 }
 

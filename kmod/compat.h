@@ -186,6 +186,35 @@ int edgedma_compat_init(void);
 /* [start, end) of a kernel function by name (kallsyms); process context. */
 bool edgedma_function_range(const char *name, unsigned long *start,
 			    unsigned long *end);
+/*
+ * Until 5.14 (kretprobe_find_ret_addr()) the kernel's unwinders did not
+ * put a kretprobed function's return address back in a stack trace: a
+ * trace taken in a return handler has the kretprobe trampoline where the
+ * caller's frame would be. arm64's trace goes on past it (the caller's
+ * callers); x86_64's ends there, and the rest is unwound again from the
+ * caller with the return handler's registers (ORC).
+ */
+#ifdef EDGEDMA_HAVE_UNWIND_PAST_KRETPROBE
+static inline bool edgedma_in_kretprobe_trampoline(unsigned long addr)
+{
+	return false;
+}
+
+static inline unsigned int edgedma_unwind_from_return(struct pt_regs *regs,
+						      unsigned long caller,
+						      u64 *chain,
+						      unsigned int size)
+{
+	return 0;
+}
+#else
+bool edgedma_in_kretprobe_trampoline(unsigned long addr);
+/* The frames from @caller outwards (the caller first); 0 if none. */
+unsigned int edgedma_unwind_from_return(struct pt_regs *regs,
+					unsigned long caller, u64 *chain,
+					unsigned int size);
+#endif
+
 /* Kernel text or read-only data of the kernel image. */
 bool edgedma_phys_in_kernel_rodata(u64 phys, u64 size);
 /*

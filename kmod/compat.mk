@@ -42,6 +42,13 @@ ccflags-$(call edgedma_header_has,include/linux/dma-mapping.h,void __dma_sync_si
 ccflags-$(call edgedma_header_has,include/linux/kprobes.h,get_kretprobe_retaddr) += \
 	-DEDGEDMA_HAVE_GET_KRETPROBE_RETADDR
 
+# 5.14: kretprobe_find_ret_addr(), with which the unwinders put a kretprobed
+# function's return address back where the trampoline's stands in a stack
+# trace. Before, a trace taken in a return handler shows the trampoline in
+# the caller's place and (x86_64) ends there.
+ccflags-$(call edgedma_header_has,include/linux/kprobes.h,kretprobe_find_ret_addr) += \
+	-DEDGEDMA_HAVE_UNWIND_PAST_KRETPROBE
+
 # 6.4: ptrauth_strip_kernel_insn_pac() (arm64), for return addresses read
 # off the stack.
 ccflags-$(call edgedma_header_has,arch/$(SRCARCH)/include/asm/compiler.h,define ptrauth_strip_kernel_insn_pac) += \

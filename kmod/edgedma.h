@@ -52,6 +52,15 @@ struct edgedma_call {
 	unsigned long attrs;
 	unsigned long caller;
 	/*
+	 * Where a probe at the API function's entry interrupted it (0 for
+	 * the other hooks): on arm64 the caller's return address is still in
+	 * the link register there, so a stack trace has this address where
+	 * the caller's frame would be, and the caller's callers after it.
+	 */
+	unsigned long entry_pc;
+	/* A return handler's registers (NULL for the other hooks). */
+	struct pt_regs *return_regs;
+	/*
 	 * FREE_COHERENT: interrupts were off where the driver called the API
 	 * (the DMA core may vunmap there, and WARNs). The hooks read it from
 	 * the caller's state, not from their own.

@@ -58,12 +58,15 @@ struct edgedma_finding {
 	char chain_names[EDGEDMA_CHAIN_LEN * 64];
 };
 
+struct edgedma_call;
+
 /*
- * Fill @f's call chain from @caller outwards and the module of @dev's
- * driver; hook context (a stack trace: only for a finding that is logged).
+ * Fill @f's call chain from @call's caller outwards and the module of its
+ * device's driver; hook context (a stack trace: only for a finding that is
+ * logged).
  */
-void edgedma_call_chain(struct edgedma_finding *f, unsigned long caller,
-			struct device *dev);
+void edgedma_call_chain(struct edgedma_finding *f,
+			const struct edgedma_call *call);
 
 /* @addr as %pS names it, or "" when no symbol covers it. Any context. */
 void edgedma_symbol_name(char *buf, size_t len, unsigned long addr);

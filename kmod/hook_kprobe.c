@@ -55,9 +55,20 @@ static int edgedma_kp_save_args(struct kretprobe_instance *ri,
 	return 0;
 }
 
-static unsigned long edgedma_kp_caller(struct kretprobe_instance *ri)
+/*
+ * A call seen by a return handler: the caller is where the function
+ * returns to, and @regs (the state at that return) let the call chain be
+ * unwound from the caller where the kernel's unwinder cannot get past the
+ * kretprobe trampoline (compat.h).
+ */
+static void edgedma_kp_return_init(struct edgedma_call *call, u32 kind,
+				   struct device *dev, u32 dir,
+				   struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
 {
-	return edgedma_kretprobe_return_address(ri);
+	edgedma_call_init(call, kind, dev, dir,
+			  edgedma_kretprobe_return_address(ri));
+	call->return_regs = regs;
 }
 
 /* dma_map_page_attrs(dev, page, offset, size, dir, attrs) -> dma_addr_t */
@@ -70,8 +81,8 @@ static int edgedma_kp_map_page(struct kretprobe_instance *ri,
 
 	if (addr == DMA_MAPPING_ERROR)
 		return 0;
-	edgedma_call_init(&call, EDGEDMA_CALL_MAP_PAGE, (void *)a->arg[0],
-			  (u32)a->arg[4], edgedma_kp_caller(ri));
+	edgedma_kp_return_init(&call, EDGEDMA_CALL_MAP_PAGE, (void *)a->arg[0],
+			       (u32)a->arg[4], ri, regs);
 	call.phys = page_to_phys((struct page *)a->arg[1]) + a->arg[2];
 	call.cpu_addr = edgedma_linear_addr(call.phys);
 	call.dma_addr = addr;
@@ -91,8 +102,8 @@ static int edgedma_kp_map_sg(struct kretprobe_instance *ri,
 
 	if (mapped <= 0)
 		return 0;
-	edgedma_call_init(&call, EDGEDMA_CALL_MAP_SG, (void *)a->arg[0],
-			  (u32)a->arg[3], edgedma_kp_caller(ri));
+	edgedma_kp_return_init(&call, EDGEDMA_CALL_MAP_SG, (void *)a->arg[0],
+			       (u32)a->arg[3], ri, regs);
 	call.sgl = (struct scatterlist *)a->arg[1];
 	call.nents = (int)a->arg[2];
 	call.mapped_nents = mapped;
@@ -111,8 +122,8 @@ static int edgedma_kp_map_sgtable(struct kretprobe_instance *ri,
 
 	if ((int)regs_return_value(regs) != 0)
 		return 0;
-	edgedma_call_init(&call, EDGEDMA_CALL_MAP_SG, (void *)a->arg[0],
-			  (u32)a->arg[2], edgedma_kp_caller(ri));
+	edgedma_kp_return_init(&call, EDGEDMA_CALL_MAP_SG, (void *)a->arg[0],
+			       (u32)a->arg[2], ri, regs);
 	call.sgl = sgt->sgl;
 	call.nents = sgt->orig_nents;
 	call.mapped_nents = sgt->nents;
@@ -131,8 +142,8 @@ static int edgedma_kp_map_resource(struct kretprobe_instance *ri,
 
 	if (addr == DMA_MAPPING_ERROR)
 		return 0;
-	edgedma_call_init(&call, EDGEDMA_CALL_MAP_RESOURCE, (void *)a->arg[0],
-			  (u32)a->arg[3], edgedma_kp_caller(ri));
+	edgedma_kp_return_init(&call, EDGEDMA_CALL_MAP_RESOURCE, (void *)a->arg[0],
+			       (u32)a->arg[3], ri, regs);
 	call.phys = a->arg[1];
 	call.dma_addr = addr;
 	call.size = a->arg[2];
@@ -151,8 +162,8 @@ static int edgedma_kp_alloc_attrs(struct kretprobe_instance *ri,
 
 	if (!cpu_addr)
 		return 0;
-	edgedma_call_init(&call, EDGEDMA_CALL_ALLOC_COHERENT, (void *)a->arg[0],
-			  DMA_BIDIRECTIONAL, edgedma_kp_caller(ri));
+	edgedma_kp_return_init(&call, EDGEDMA_CALL_ALLOC_COHERENT, (void *)a->arg[0],
+			       DMA_BIDIRECTIONAL, ri, regs);
 	call.dma_addr = *(dma_addr_t *)a->arg[2];
 	call.cpu_addr = cpu_addr;
 	call.phys = edgedma_linear_phys(cpu_addr);
@@ -172,8 +183,8 @@ static int edgedma_kp_alloc_pages(struct kretprobe_instance *ri,
 
 	if (!page)
 		return 0;
-	edgedma_call_init(&call, EDGEDMA_CALL_ALLOC_PAGES, (void *)a->arg[0],
-			  (u32)a->arg[3], edgedma_kp_caller(ri));
+	edgedma_kp_return_init(&call, EDGEDMA_CALL_ALLOC_PAGES, (void *)a->arg[0],
+			       (u32)a->arg[3], ri, regs);
 	call.dma_addr = *(dma_addr_t *)a->arg[2];
 	call.phys = page_to_phys(page);
 	call.cpu_addr = edgedma_linear_addr(call.phys);
@@ -198,8 +209,8 @@ static int edgedma_kp_alloc_noncoherent(struct kretprobe_instance *ri,
 
 	if (!cpu_addr || !edgedma_noncoherent_through_ops(dev, true))
 		return 0;
-	edgedma_call_init(&call, EDGEDMA_CALL_ALLOC_PAGES, dev, (u32)a->arg[3],
-			  edgedma_kp_caller(ri));
+	edgedma_kp_return_init(&call, EDGEDMA_CALL_ALLOC_PAGES, dev,
+			       (u32)a->arg[3], ri, regs);
 	call.dma_addr = *(dma_addr_t *)a->arg[2];
 	call.phys = edgedma_linear_phys(cpu_addr);
 	call.cpu_addr = call.phys == EDGEDMA_NO_PHYS ? NULL : cpu_addr;
@@ -216,6 +227,7 @@ static void edgedma_kp_init(struct edgedma_call *call, u32 kind,
 {
 	edgedma_call_init(call, kind, (void *)edgedma_kp_arg(regs, 0), dir,
 			  edgedma_kprobe_entry_return_address(regs));
+	call->entry_pc = instruction_pointer(regs);
 }
 
 /* dma_unmap_page_attrs(dev, addr, size, dir, attrs) */
