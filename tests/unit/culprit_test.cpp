@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 //
 // The frame of a finding's call chain to blame: the driver's module first,
-// then the first frame no helper layer owns, then the caller.
+// then the first frame no helper layer owns, then the outermost named frame,
+// then the caller.
 #include <string>
 #include <vector>
 
@@ -61,8 +62,8 @@ TEST(Culprit, ABuiltInDriverIsFoundPastTheUsbHelpers)
 				  "");
 	// usb_stor_* starts with "usb_": a built-in driver whose functions look
 	// like a helper's is skipped with the helpers. Here the storage
-	// driver's frames do, and the culprit is the caller.
-	EXPECT_TRUE(find_culprit(finding).is_caller());
+	// driver's frames do: helpers all the way, so the outermost frame.
+	EXPECT_EQ(find_culprit(finding).frame, 4u);
 
 	finding = chained({"usb_hcd_map_urb_for_dma+0x2c0/0x500", "usb_hcd_submit_urb+0x94/0xb40",
 			   "usb_submit_urb+0x288/0x620", "btusb_send_frame+0x1b0/0x3a0",
@@ -72,6 +73,44 @@ TEST(Culprit, ABuiltInDriverIsFoundPastTheUsbHelpers)
 	EXPECT_EQ(culprit.frame, 3u);
 	EXPECT_EQ(culprit.address, finding.call_chain[3]);
 	EXPECT_EQ(culprit.name, std::optional<std::string>("btusb_send_frame+0x1b0/0x3a0"));
+}
+
+TEST(Culprit, AClassDriverModuleIsNoHelperForItsName)
+{
+	// ehci: the PCI device's driver is ehci_pci, which has no frame here;
+	// usb-storage's usb_stor_*() start like the USB core's, but its module
+	// is not usbcore.
+	Finding finding = chained({"usb_hcd_map_urb_for_dma+0x1d0/0x478 [usbcore]",
+				   "usb_hcd_submit_urb+0x398/0xb28 [usbcore]",
+				   "usb_submit_urb+0x290/0x5c8 [usbcore]",
+				   "usb_sg_wait+0x9c/0x260 [usbcore]",
+				   "usb_stor_bulk_transfer_sglist+0xa8/0x208 [usb_storage]",
+				   "usb_stor_Bulk_transport+0x124/0x398 [usb_storage]"},
+				  "ehci_pci");
+	Culprit culprit = find_culprit(finding);
+	EXPECT_EQ(culprit.frame, 4u);
+	EXPECT_EQ(culprit.name, std::optional<std::string>(
+					"usb_stor_bulk_transfer_sglist+0xa8/0x208 [usb_storage]"));
+}
+
+TEST(Culprit, HelpersAllTheWayBlameTheOutermostNamedFrame)
+{
+	// The USB core enumerating a device for the hub driver: its own
+	// descriptor buffer, mapped through itself. The caller would name
+	// the mapping helper; usb_get_descriptor() owns the buffer.
+	Finding finding = chained({"usb_hcd_map_urb_for_dma+0x364/0x478 [usbcore]",
+				   "usb_hcd_submit_urb+0x398/0xb28 [usbcore]",
+				   "usb_submit_urb+0x290/0x5c8 [usbcore]",
+				   "usb_start_wait_urb+0x80/0x1d8 [usbcore]",
+				   "usb_control_msg+0xd0/0x158 [usbcore]",
+				   "usb_get_descriptor+0xa0/0x108 [usbcore]"},
+				  "ehci_pci");
+	EXPECT_EQ(find_culprit(finding).frame, 5u);
+	// Unnamed outer frames are passed over for the last named one.
+	finding = chained({"usb_hcd_map_urb_for_dma+0x364/0x478 [usbcore]",
+			   "usb_submit_urb+0x290/0x5c8 [usbcore]", "?"},
+			  "ehci_pci");
+	EXPECT_EQ(find_culprit(finding).frame, 1u);
 }
 
 TEST(Culprit, AModuleWithoutAFrameInTheChainFallsBackToTheHelpers)
@@ -168,10 +207,11 @@ TEST(Culprit, MatchesTheWholeModuleName)
 TEST(Culprit, LooksOnlyAtFramesThatHaveNames)
 {
 	// Five frames, two names: the three unnamed ones are never picked,
-	// and nothing indexes past the names.
+	// and nothing indexes past the names (helpers all the way: the
+	// outermost named one).
 	Finding finding = chained({"scsi_dma_map+0x40/0x60 [scsi_mod]", "scsi_queue_rq+0x1/0x2 [scsi_mod]"},
 				  "megaraid_sas", 5);
-	EXPECT_TRUE(find_culprit(finding).is_caller());
+	EXPECT_EQ(find_culprit(finding).frame, 1u);
 	// More names than frames (a Finding not made by the decoder): the
 	// extra names are ignored.
 	finding = chained({"scsi_dma_map+0x40/0x60 [scsi_mod]"}, "mydrv");
@@ -211,10 +251,36 @@ TEST(HelperLayer, TellsHelpersByTheirFunctionsPrefix)
 	EXPECT_FALSE(in_helper_layer("my_dma_xfer+0x1/0x2"));
 	EXPECT_FALSE(in_helper_layer("?"));
 	EXPECT_FALSE(in_helper_layer(""));
-	for (std::string_view prefix : helper_layer_prefixes()) {
-		EXPECT_TRUE(prefix.ends_with('_')) << prefix;
-		EXPECT_TRUE(in_helper_layer(std::string(prefix) + "x+0x1/0x2")) << prefix;
+	for (const HelperLayer &layer : helper_layer_prefixes()) {
+		const std::string function = std::string(layer.function_prefix) + "x+0x1/0x2";
+		EXPECT_TRUE(layer.function_prefix.ends_with('_')) << layer.function_prefix;
+		// Built in, or in the layer's own module.
+		EXPECT_TRUE(in_helper_layer(function)) << layer.function_prefix;
+		if (!layer.module.empty()) {
+			EXPECT_TRUE(in_helper_layer(function + " [" + std::string(layer.module) + "]"))
+				<< layer.function_prefix;
+		}
+		EXPECT_FALSE(in_helper_layer(function + " [mydrv]")) << layer.function_prefix;
 	}
+}
+
+TEST(HelperLayer, IsTheLayersModuleOrBuiltIn)
+{
+	EXPECT_TRUE(in_helper_layer("usb_sg_wait+0x9c/0x260 [usbcore]"));
+	EXPECT_FALSE(in_helper_layer("usb_stor_bulk_transfer_sglist+0xa8/0x208 [usb_storage]"));
+	EXPECT_TRUE(in_helper_layer("usb_stor_bulk_transfer_sglist+0xa8/0x208"));
+	EXPECT_FALSE(in_helper_layer("scsi_mydrv_cmd+0x1/0x2 [mydrv]"));
+	// Layers that are always built in are no module's.
+	EXPECT_FALSE(in_helper_layer("dma_mydrv_xfer+0x1/0x2 [mydrv]"));
+	EXPECT_TRUE(in_helper_layer("vring_map_one_sg+0x30/0x80 [virtio_ring]"));
+}
+
+TEST(HelperLayer, FrameModuleIsTheBracketedName)
+{
+	EXPECT_EQ(frame_module("scsi_dma_map+0x40/0x60 [scsi_mod]"), "scsi_mod");
+	EXPECT_EQ(frame_module("scsi_dma_map+0x40/0x60"), "");
+	EXPECT_EQ(frame_module("?"), "");
+	EXPECT_EQ(frame_module(""), "");
 }
 
 TEST(HelperLayer, FrameFunctionIsTheNameBeforeItsOffset)
