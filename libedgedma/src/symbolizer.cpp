@@ -64,6 +64,17 @@ std::string hex(std::uint64_t value)
 	return text;
 }
 
+// "$x", "$d", "$a", "$t", with or without a ".N" suffix, and ".L..." labels:
+// the names the kernel's own kallsyms skips (is_mapping_symbol()).
+bool is_mapping_symbol(std::string_view name)
+{
+	if (name.starts_with(".L") || name.starts_with("L0"))
+		return true;
+	return name.size() >= 2 && name[0] == '$' &&
+	       std::string_view("adtx").find(name[1]) != std::string_view::npos &&
+	       (name.size() == 2 || name[2] == '.');
+}
+
 std::string_view next_field(std::string_view &line)
 {
 	std::size_t start = line.find_first_not_of(" \t");
@@ -126,6 +137,11 @@ Symbolizer Symbolizer::parse(std::string_view text)
 		// 0: hidden from this reader. Absolute and undefined symbols are
 		// not places in memory.
 		if (address == 0 || type == 'a' || type == 'A' || type == 'U')
+			continue;
+		// ELF mapping symbols and local labels mark where code or data
+		// starts inside a function; /proc/kallsyms lists a module's on
+		// older kernels (arm64 6.1), and they would name the address.
+		if (is_mapping_symbol(name))
 			continue;
 
 		std::uint32_t module_index = 0;

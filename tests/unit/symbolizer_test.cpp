@@ -85,6 +85,24 @@ TEST(Symbolizer, SkipsAbsoluteSymbolsAndJunkAndKeepsOnePerAddress)
 	EXPECT_FALSE(symbols.empty());
 }
 
+TEST(Symbolizer, SkipsMappingSymbolsInsideFunctions)
+{
+	// arm64 6.1's /proc/kallsyms lists a module's ELF mapping symbols:
+	// "$x" inside zoo_xmit would name its address "$x+0x24/0x40 [zoo]".
+	auto symbols = Symbolizer::parse("ffff800001000000 t zoo_probe\t[zoo]\n"
+					 "ffff800001000100 t zoo_xmit\t[zoo]\n"
+					 "ffff800001000140 t $x\t[zoo]\n"
+					 "ffff800001000180 d $d.12\t[zoo]\n"
+					 "ffff800001000190 t .LBB3_2\t[zoo]\n"
+					 "ffff800001000200 t zoo_remove\t[zoo]\n"
+					 "ffff800001000300 t $xyz_real\t[zoo]\n");
+	EXPECT_EQ(symbols.describe(0xffff800001000164), "zoo_xmit+0x64/0x100 [zoo]");
+	EXPECT_EQ(symbols.describe(0xffff800001000194), "zoo_xmit+0x94/0x100 [zoo]");
+	// A name that only starts like one is a symbol.
+	EXPECT_EQ(symbols.describe(0xffff800001000304), "$xyz_real+0x4 [zoo]");
+	EXPECT_EQ(symbols.size(), 4u);
+}
+
 TEST(Symbolizer, UnprivilegedKallsymsIsEmptyAndPrintsRawAddresses)
 {
 	// What a reader without privilege sees under kptr_restrict.
