@@ -400,12 +400,14 @@ static void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
 	if (cpu_phys == EDGEDMA_NO_PHYS || !edgedma_check_on(ctx, EDGEDMA_FINDING_BOUNCED))
 		return;
 	dev_phys = edgedma_device_phys(ctx, dma_addr);
+	/* The segment's own phys: a scatterlist call has none of its own. */
 	if (dev_phys != EDGEDMA_NO_PHYS && dev_phys != cpu_phys)
-		edgedma_found(ctx, EDGEDMA_FINDING_BOUNCED, dma_addr, size, 0,
-			      "buffer at phys %#llx is bounced: the device works on a copy at phys %#llx (swiotlb), which costs a copy per transfer%s",
-			      cpu_phys, dev_phys,
-			      mask && cpu_phys + size - 1 > mask ?
-			      "; the buffer lies above the device's DMA mask" : "");
+		edgedma_found_buffer(ctx, EDGEDMA_FINDING_BOUNCED, dma_addr,
+				     cpu_phys, size,
+				     "buffer at phys %#llx is bounced: the device works on a copy at phys %#llx (swiotlb), which costs a copy per transfer%s",
+				     cpu_phys, dev_phys,
+				     mask && cpu_phys + size - 1 > mask ?
+				     "; the buffer lies above the device's DMA mask" : "");
 }
 
 /* ---- writes next to a buffer the device owns -------------------------------- */
