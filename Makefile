@@ -26,9 +26,9 @@ JOBS ?= $(shell nproc)
 TARGETS := x86_64-6.1 x86_64-6.12 arm64-6.1 arm64-6.12 arm64-6.12-16k arm64-6.12-rt
 # Debian 11's 5.10, the kernel of most vendor BSPs (Documentation/bsp.rst).
 TARGETS += x86_64-5.10 arm64-5.10
-# The debug lane: 6.1 with KASAN, lockdep and kmemleak, built from Debian's
-# linux-source-6.1 by tools/vm/build-kernel debug (make deps), not fetched.
-TARGETS += x86_64-6.1-debug
+# The debug lane: 6.12 with KASAN, lockdep and kmemleak, built from Debian's
+# linux-source-6.12 by tools/vm/build-kernel debug (make deps), not fetched.
+TARGETS += x86_64-6.12-debug
 GUEST_ARCHES := x86_64 arm64
 # The benchmarks' kernel: 6.1 with CONFIG_DMA_API_DEBUG, built from
 # linux-source-6.1 by tools/vm/build-kernel on demand (make bench), not by

@@ -59,7 +59,10 @@ Action setup_findings(CLI::App &command)
 	command.add_option("--since", options->since,
 			   "First sequence number to show (default 1: all the log holds)")
 		->check(CLI::PositiveNumber);
-	command.footer("Needs CAP_SYS_ADMIN. Callers are named from /proc/kallsyms "
+	command.footer("Repeats of a finding at its site (device, kind, caller) are one "
+		       "entry with a count and the first and last time; every occurrence, as "
+		       "it happens: edgedma watch --every-occurrence (or record). "
+		       "Needs CAP_SYS_ADMIN. Callers are named from /proc/kallsyms "
 		       "when it shows addresses (as root), raw otherwise.");
 	return [options] { return show_findings(*options); };
 }
