@@ -32,6 +32,7 @@
 #include "edgedma.h"
 #include "finding_sites.h"
 #include "findings.h"
+#include "irqsoff.h"
 #include "map_events.h"
 #include "maptrack.h"
 #include "policy.h"
@@ -48,9 +49,8 @@ static DEFINE_PER_CPU(u64, edgedma_translations_skipped);
 static bool measure_irqsoff;
 module_param(measure_irqsoff, bool, 0444);
 MODULE_PARM_DESC(measure_irqsoff,
-		 "Time each hook's interrupts-off section; the longest goes to GET_STATS (default off)");
+		 "Time each hook's interrupts-off section: the longest goes to GET_STATS, all of them to debugfs edgedma/irqsoff (default off)");
 static DEFINE_STATIC_KEY_FALSE(edgedma_irqsoff_timed);
-static DEFINE_PER_CPU(u64, edgedma_irqsoff_max_ns);
 
 /*
  * Whether an address edgedma does not know can be called unknown: only on a
@@ -872,16 +872,6 @@ u64 edgedma_checks_translations_skipped(void)
 	return edgedma_percpu_sum(edgedma_translations_skipped);
 }
 
-u64 edgedma_checks_irqsoff_max_ns(void)
-{
-	u64 max = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		max = max(max, READ_ONCE(per_cpu(edgedma_irqsoff_max_ns, cpu)));
-	return max;
-}
-
 void edgedma_checks_init(void)
 {
 	if (measure_irqsoff)
@@ -909,7 +899,6 @@ void edgedma_track_call(const struct edgedma_call *call)
 	start = local_clock();
 	edgedma_judge_call(call);
 	took = local_clock() - start;
-	if (took > __this_cpu_read(edgedma_irqsoff_max_ns))
-		__this_cpu_write(edgedma_irqsoff_max_ns, took);
+	edgedma_irqsoff_record(took);
 	local_irq_restore(flags);
 }

@@ -8,8 +8,6 @@
 u64 edgedma_checks_calls(void);
 u64 edgedma_checks_unseen(void);
 u64 edgedma_checks_translations_skipped(void);
-/* The longest interrupts-off section of a hook (measure_irqsoff=1), ns. */
-u64 edgedma_checks_irqsoff_max_ns(void);
 /* Load time, before the hooks: applies the module parameters. */
 void edgedma_checks_init(void);
 const char *edgedma_call_name(u32 kind);

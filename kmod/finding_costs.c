@@ -18,6 +18,7 @@
 #include <linux/seq_file.h>
 
 #include "finding_costs.h"
+#include "irqsoff.h"
 
 bool edgedma_measure_findings;
 module_param_named(measure_findings, edgedma_measure_findings, bool, 0644);
@@ -106,6 +107,8 @@ int edgedma_finding_costs_init(void)
 		return 0;
 	edgedma_debugfs_dir = dir;
 	debugfs_create_file("finding_costs", 0600, dir, NULL, &edgedma_costs_fops);
+	/* The module's one folder holds the hooks' interrupts-off times too. */
+	edgedma_irqsoff_debugfs_init(dir);
 	return 0;
 }
 

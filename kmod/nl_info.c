@@ -12,6 +12,7 @@
 #include "edgedma.h"
 #include "finding_sites.h"
 #include "findings.h"
+#include "irqsoff.h"
 #include "map_events.h"
 #include "maptrack.h"
 #include "netlink.h"
@@ -137,7 +138,7 @@ int edgedma_nl_get_stats(struct sk_buff *skb, struct genl_info *info)
 	    PUT(MAP_EVENTS_DROPPED, map_events_dropped) ||
 	    PUT(MEMORY, edgedma_memory_held()) ||
 	    PUT(TRANSLATIONS_SKIPPED, edgedma_checks_translations_skipped()) ||
-	    PUT(IRQSOFF_MAX_NS, edgedma_checks_irqsoff_max_ns()) ||
+	    PUT(IRQSOFF_MAX_NS, edgedma_irqsoff_max_ns()) ||
 	    PUT(SYNC_SKIPS_CLEARED, edgedma_sync_visible_cleared()) ||
 	    PUT(FINDINGS_FOLDED, edgedma_sites_folded()) ||
 	    PUT(FINDING_SITES, edgedma_sites_used()) ||
