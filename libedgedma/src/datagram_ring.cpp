@@ -18,7 +18,7 @@
 namespace edgedma::detail {
 namespace {
 
-constexpr std::string_view context = "io_uring";
+constexpr std::string_view ring_context = "io_uring";
 
 // user_data: what a completion belongs to.
 constexpr std::uint64_t multishot_tag = std::uint64_t{1} << 62;
@@ -39,7 +39,7 @@ std::string describe_errno(int error_number)
 
 Error failure(std::string_view action, int error_number)
 {
-	return Error(std::string(context), std::string(action) + ": " +
+	return Error(std::string(ring_context), std::string(action) + ": " +
 		     describe_errno(error_number), error_number);
 }
 
@@ -66,7 +66,7 @@ DatagramRing::Uring::Uring(unsigned entries)
 			       "seccomp filter?)";
 		else if (rc == -ENOSYS)
 			hint = " (this kernel has no io_uring)";
-		throw Error(std::string(context), "cannot set up a ring: " +
+		throw Error(std::string(ring_context), "cannot set up a ring: " +
 			    describe_errno(-rc) + hint, -rc);
 	}
 }
@@ -98,7 +98,7 @@ DatagramRing::DatagramRing(int fd, const RingOptions &options)
 	: fd_(fd), options_(options)
 {
 	if (options_.buffer_size == 0)
-		throw Error(std::string(context), "buffer size 0");
+		throw Error(std::string(ring_context), "buffer size 0");
 	auto start_recv = [this] {
 		mode_ = ReceiveMode::recv;
 		buffers_ = std::make_unique<std::byte[]>(options_.buffer_size);
@@ -125,7 +125,7 @@ DatagramRing::DatagramRing(int fd, const RingOptions &options)
 	if (probe)
 		io_uring_free_probe(probe);
 	if (!has_recv)
-		throw Error(std::string(context),
+		throw Error(std::string(ring_context),
 			    "this kernel's io_uring cannot receive from sockets "
 			    "(IORING_OP_RECV needs Linux 5.6)");
 
@@ -135,7 +135,7 @@ DatagramRing::DatagramRing(int fd, const RingOptions &options)
 			return;
 		}
 		if (options_.mode == ReceiveMode::multishot)
-			throw Error(std::string(context),
+			throw Error(std::string(ring_context),
 				    "this kernel has no multishot recv with provided "
 				    "buffer rings (Linux 6.0)");
 	}
@@ -162,7 +162,7 @@ io_uring_sqe *DatagramRing::next_sqe()
 		submit();
 		sqe = io_uring_get_sqe(uring());
 		if (!sqe)
-			throw Error(std::string(context), "no submission queue entry free");
+			throw Error(std::string(ring_context), "no submission queue entry free");
 	}
 	queued_ = true;
 	return sqe;
@@ -185,7 +185,7 @@ bool DatagramRing::start_multishot()
 {
 	std::uint32_t count = options_.buffer_count;
 	if (count == 0 || count > max_buffer_count || !std::has_single_bit(count))
-		throw Error(std::string(context), "buffer count " + std::to_string(count) +
+		throw Error(std::string(ring_context), "buffer count " + std::to_string(count) +
 			    " is not a power of two up to " +
 			    std::to_string(max_buffer_count));
 
@@ -239,7 +239,7 @@ void DatagramRing::start_batched()
 {
 	std::uint32_t depth = options_.batch_depth;
 	if (depth == 0 || depth > ring_entries)
-		throw Error(std::string(context), "batch depth " + std::to_string(depth) +
+		throw Error(std::string(ring_context), "batch depth " + std::to_string(depth) +
 			    " is not between 1 and " + std::to_string(ring_entries));
 	mode_ = ReceiveMode::batched;
 	buffers_ = std::make_unique<std::byte[]>(std::size_t{depth} * options_.buffer_size);
@@ -337,7 +337,7 @@ void DatagramRing::handle(const Completion &completion, const DatagramHandler &o
 			auto id = static_cast<std::uint16_t>(completion.flags >>
 							     IORING_CQE_BUFFER_SHIFT);
 			if (id >= options_.buffer_count)
-				throw Error(std::string(context),
+				throw Error(std::string(ring_context),
 					    "completion names buffer " + std::to_string(id) +
 					    " of " + std::to_string(options_.buffer_count));
 			Finally give_back([this, id] { recycle(id); });
@@ -357,7 +357,7 @@ void DatagramRing::handle(const Completion &completion, const DatagramHandler &o
 	} else if (completion.user_data & slot_tag) {
 		auto slot = static_cast<std::uint32_t>(completion.user_data & slot_mask);
 		if (slot >= in_flight_.size())
-			throw Error(std::string(context),
+			throw Error(std::string(ring_context),
 				    "completion for unknown slot " + std::to_string(slot));
 		// Free once handled: resubmit() queues it again.
 		Finally free_slot([this, slot] { in_flight_[slot] = false; });

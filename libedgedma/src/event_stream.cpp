@@ -14,7 +14,7 @@
 namespace edgedma {
 namespace {
 
-constexpr std::string_view context = "event stream";
+constexpr std::string_view events_context = "event stream";
 
 } // namespace
 
@@ -71,9 +71,9 @@ std::string_view receive_mode_name(ReceiveMode mode)
 class __attribute__((visibility("hidden"))) EventStream::Impl {
 public:
 	explicit Impl(const Options &options)
-		: socket_(options.receive_buffer, context)
+		: socket_(options.receive_buffer, events_context)
 	{
-		detail::StreamIds ids = detail::resolve_stream_ids(EDGEDMA_MCGRP_EVENTS, context);
+		detail::StreamIds ids = detail::resolve_stream_ids(EDGEDMA_MCGRP_EVENTS, events_context);
 		socket_.join(ids.group);
 		if (ids.nlctrl_group)
 			socket_.join(*ids.nlctrl_group);

@@ -18,7 +18,7 @@
 namespace edgedma::detail {
 namespace {
 
-constexpr std::string_view context = "event stream";
+constexpr std::string_view stream_context = "event stream";
 constexpr std::string_view notification = "FINDING notification";
 constexpr std::string_view repeats_notification = "FINDING_REPEATS notification";
 constexpr std::string_view snapshot_notification = "SNAPSHOT notification";
@@ -59,7 +59,7 @@ void FindingReceiver::parse(std::span<const std::byte> datagram)
 	while (datagram.size() >= sizeof(nlmsghdr)) {
 		const auto &message = *reinterpret_cast<const nlmsghdr *>(datagram.data());
 		if (message.nlmsg_len < sizeof(nlmsghdr))
-			throw malformed(context, "netlink message of " +
+			throw malformed(stream_context, "netlink message of " +
 					std::to_string(message.nlmsg_len) + " bytes");
 		if (message.nlmsg_len > datagram.size()) {
 			// Cut short by a buffer too small: a notification is gone.
@@ -93,7 +93,7 @@ std::vector<StreamEvent> FindingReceiver::poll(std::optional<std::chrono::nanose
 {
 	std::vector<StreamEvent> events;
 	if (family_gone_)
-		throw Error(std::string(context), "the edgedma module was unloaded");
+		throw Error(std::string(stream_context), "the edgedma module was unloaded");
 	if (catch_up_pending_) {
 		sequencer_.catch_up(events);
 		sequencer_.end_batch();
@@ -138,7 +138,7 @@ std::vector<StreamEvent> FindingReceiver::poll(std::optional<std::chrono::nanose
 	snapshots_.clear();
 
 	if (family_gone_ && events.empty())
-		throw Error(std::string(context), "the edgedma module was unloaded");
+		throw Error(std::string(stream_context), "the edgedma module was unloaded");
 	return events;
 }
 

@@ -6,6 +6,8 @@
 
 #include <edgedma/info.hpp>
 
+#include "hex.hpp"
+
 namespace edgedma {
 namespace {
 
@@ -19,12 +21,6 @@ constexpr HookModeName known_hook_modes[] = {
 	{EDGEDMA_HOOK_MODE_KPROBE, "kprobe"},
 };
 
-std::string hex(std::uint32_t value)
-{
-	char text[sizeof "0x" + 8];
-	std::snprintf(text, sizeof text, "0x%x", value);
-	return text;
-}
 
 } // namespace
 
@@ -38,7 +34,7 @@ std::vector<std::string> hook_mode_names(std::uint32_t hook_modes)
 		unknown &= ~mode.flag;
 	}
 	for (; unknown != 0; unknown &= unknown - 1)
-		names.push_back(hex(std::uint32_t{1} << std::countr_zero(unknown)));
+		names.push_back(detail::hex(std::uint32_t{1} << std::countr_zero(unknown)));
 	return names;
 }
 

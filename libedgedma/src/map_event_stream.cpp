@@ -19,16 +19,16 @@
 namespace edgedma {
 namespace {
 
-constexpr std::string_view context = "mapping-event stream";
+constexpr std::string_view map_events_context = "mapping-event stream";
 constexpr std::string_view notification = "MAP_EVENTS notification";
 
 } // namespace
 
 class __attribute__((visibility("hidden"))) MapEventStream::Impl {
 public:
-	explicit Impl(const Options &options) : socket_(options.receive_buffer, context)
+	explicit Impl(const Options &options) : socket_(options.receive_buffer, map_events_context)
 	{
-		ids_ = detail::resolve_stream_ids(EDGEDMA_MCGRP_MAP_EVENTS, context);
+		ids_ = detail::resolve_stream_ids(EDGEDMA_MCGRP_MAP_EVENTS, map_events_context);
 		socket_.join(ids_.group);
 		if (ids_.nlctrl_group)
 			socket_.join(*ids_.nlctrl_group);
@@ -60,19 +60,19 @@ public:
 	std::vector<MapStreamEvent> poll(std::optional<std::chrono::nanoseconds> timeout)
 	{
 		if (finished_)
-			throw Error(std::string(context), "the stream is finished");
+			throw Error(std::string(map_events_context), "the stream is finished");
 		std::vector<MapStreamEvent> out;
 		wait(timeout);
 		deliver(out);
 		if (family_gone_ && out.empty())
-			throw Error(std::string(context), "the edgedma module was unloaded");
+			throw Error(std::string(map_events_context), "the edgedma module was unloaded");
 		return out;
 	}
 
 	std::vector<MapStreamEvent> finish()
 	{
 		if (finished_)
-			throw Error(std::string(context), "the stream is finished");
+			throw Error(std::string(map_events_context), "the stream is finished");
 		finished_ = true;
 		// Only the stream that turned it on turns it off; another one
 		// must not turn it back on if that one finished first.
@@ -114,7 +114,7 @@ private:
 			timeout, [this](std::span<const std::byte> datagram) { parse(datagram); },
 			[this](const detail::DatagramRing::Failure &failure) {
 				if (failure.error_number != ENOBUFS)
-					throw Error(std::string(context), "receive failed",
+					throw Error(std::string(map_events_context), "receive failed",
 						    failure.error_number);
 				// Gaps in the numbers say what was lost.
 				if (!failure.maybe_out_of_buffers || drops_grew())
@@ -135,7 +135,7 @@ private:
 		while (datagram.size() >= sizeof(nlmsghdr)) {
 			const auto &message = *reinterpret_cast<const nlmsghdr *>(datagram.data());
 			if (message.nlmsg_len < sizeof(nlmsghdr))
-				throw detail::malformed(context, "netlink message of " +
+				throw detail::malformed(map_events_context, "netlink message of " +
 								 std::to_string(message.nlmsg_len) +
 								 " bytes");
 			if (message.nlmsg_len > datagram.size())

@@ -9,12 +9,6 @@
 
 namespace edgedma::detail {
 
-std::string hex(std::uint64_t value)
-{
-	char text[sizeof "0x" + 16];
-	std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-	return text;
-}
 
 std::string caller_text(std::uint64_t address, const std::optional<std::string> &kernel_name,
 			const Symbolizer &symbols)

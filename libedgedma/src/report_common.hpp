@@ -15,10 +15,9 @@
 #include <edgedma/records.hpp>
 #include <edgedma/symbolizer.hpp>
 
-namespace edgedma::detail {
+#include "hex.hpp"
 
-// "0x1f00"
-std::string hex(std::uint64_t value);
+namespace edgedma::detail {
 
 // A caller as describe_caller() names it (the module's own name for it
 // first, then symbols); "unknown" when neither can (address 0).

@@ -13,6 +13,8 @@
 
 #include <edgedma/error.hpp>
 
+#include "hex.hpp"
+
 namespace edgedma {
 
 // Names live in one buffer; symbols refer to them by offset, so moving the
@@ -57,12 +59,6 @@ int preference(char type)
 	}
 }
 
-std::string hex(std::uint64_t value)
-{
-	char text[sizeof "0x" + 16];
-	std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-	return text;
-}
 
 // "$x", "$d", "$a", "$t", with or without a ".N" suffix, and ".L..." labels:
 // the names the kernel's own kallsyms skips (is_mapping_symbol()).
@@ -263,11 +259,11 @@ std::string Symbolizer::describe(std::uint64_t address) const
 {
 	auto location = locate(address);
 	if (!location)
-		return hex(address);
+		return detail::hex(address);
 	std::string text(location->symbol);
-	text += "+" + hex(location->offset);
+	text += "+" + detail::hex(location->offset);
 	if (location->size)
-		text += "/" + hex(*location->size);
+		text += "/" + detail::hex(*location->size);
 	if (!location->module.empty())
 		text += " [" + std::string(location->module) + "]";
 	return text;

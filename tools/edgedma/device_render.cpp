@@ -13,7 +13,7 @@ namespace {
 constexpr std::size_t column_count = 7;
 using Row = std::array<std::string, column_count>;
 
-constexpr Row header{"DEVICE", "DRIVER", "CALLS", "LIVE MAPPINGS", "FINDINGS", "COMPLETE",
+constexpr Row device_columns{"DEVICE", "DRIVER", "CALLS", "LIVE MAPPINGS", "FINDINGS", "COMPLETE",
 		     "SYNCS"};
 // Names and words read from the left, counts from the right.
 constexpr std::array<bool, column_count> right_aligned{false, false, true, true,
@@ -55,7 +55,7 @@ nlohmann::ordered_json device_json(const Device &device)
 std::string devices_text(const std::vector<Device> &devices)
 {
 	std::vector<std::vector<std::string>> rows;
-	rows.emplace_back(header.begin(), header.end());
+	rows.emplace_back(device_columns.begin(), device_columns.end());
 	for (const Device &device : devices) {
 		const Row row = row_of(device);
 		rows.emplace_back(row.begin(), row.end());

@@ -26,7 +26,7 @@ std::string target_kind(const PolicyTarget &target)
 }
 
 template <typename T, typename Convert>
-nlohmann::ordered_json or_null(const std::optional<T> &value, Convert convert)
+nlohmann::ordered_json converted_or_null(const std::optional<T> &value, Convert convert)
 {
 	if (!value)
 		return nullptr;
@@ -134,35 +134,35 @@ nlohmann::ordered_json policy_json(const Policy &policy)
 		{"target", target_kind(policy.target)},
 		{"device", is_device ? nlohmann::ordered_json(policy.target.name) : nullptr},
 		{"driver", is_device ? nullptr : nlohmann::ordered_json(policy.target.name)},
-		{"addr_align", or_null(policy.addr_align, number)},
-		{"len_align", or_null(policy.len_align, number)},
-		{"coherency", or_null(policy.coherency,
+		{"addr_align", converted_or_null(policy.addr_align, number)},
+		{"len_align", converted_or_null(policy.len_align, number)},
+		{"coherency", converted_or_null(policy.coherency,
 				      [](std::uint32_t value) {
 					      return nlohmann::ordered_json(coherency_label(value));
 				      })},
-		{"checks", or_null(policy.checks,
+		{"checks", converted_or_null(policy.checks,
 				   [](std::uint32_t value) {
 					   return nlohmann::ordered_json(check_names(value));
 				   })},
-		{"checks_mask", or_null(policy.checks, number)},
-		{"snapshot_triggers", or_null(policy.snapshot_triggers,
+		{"checks_mask", converted_or_null(policy.checks, number)},
+		{"snapshot_triggers", converted_or_null(policy.snapshot_triggers,
 					      [](std::uint32_t value) {
 						      return nlohmann::ordered_json(
 							      snapshot_trigger_names(value));
 					      })},
-		{"snapshot_findings", or_null(policy.snapshot_findings,
+		{"snapshot_findings", converted_or_null(policy.snapshot_findings,
 					      [](std::uint32_t value) {
 						      return nlohmann::ordered_json(check_names(value));
 					      })},
-		{"owned_hash_max", or_null(policy.owned_hash_max, number)},
-		{"dev_coherent", or_null(policy.dev_coherent,
+		{"owned_hash_max", converted_or_null(policy.owned_hash_max, number)},
+		{"dev_coherent", converted_or_null(policy.dev_coherent,
 					 [](std::uint32_t value) {
 						 return nlohmann::ordered_json(value != 0);
 					 })},
-		{"dma_mask", or_null(policy.dma_mask, hex_text)},
-		{"seg_boundary", or_null(policy.seg_boundary, hex_text)},
-		{"max_seg_size", or_null(policy.max_seg_size, number)},
-		{"cache_line", or_null(policy.cache_line, number)},
+		{"dma_mask", converted_or_null(policy.dma_mask, hex_text)},
+		{"seg_boundary", converted_or_null(policy.seg_boundary, hex_text)},
+		{"max_seg_size", converted_or_null(policy.max_seg_size, number)},
+		{"cache_line", converted_or_null(policy.cache_line, number)},
 	};
 }
 
