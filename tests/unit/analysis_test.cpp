@@ -19,7 +19,7 @@
 #include "record_messages.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace analysis_test {
 
 MapEvent map_event(const std::string &device, std::uint64_t time_ns,
 		   std::uint32_t call = EDGEDMA_CALL_MAP_PAGE, std::uint64_t size = 4096)
@@ -713,5 +713,5 @@ TEST(AnalyzeRecording, ARecordingCutShortIsIncomplete)
 	EXPECT_EQ(summary.map_events_total, 1u);
 }
 
-} // namespace
+} // namespace analysis_test
 } // namespace edgedma::test

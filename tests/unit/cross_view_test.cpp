@@ -15,7 +15,7 @@
 #include <edgedma/names.hpp>
 
 namespace edgedma::test {
-namespace {
+namespace cross_view_test {
 
 // Says what the text was when it lacks the part.
 ::testing::AssertionResult contains(const std::string &text, std::string_view part)
@@ -612,5 +612,5 @@ TEST(CrossView, HeadlineIsTheFirstError)
 	EXPECT_EQ(headline(std::span<const Verdict>()), nullptr);
 }
 
-} // namespace
+} // namespace cross_view_test
 } // namespace edgedma::test

@@ -12,7 +12,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace culprit_test {
 
 // A finding with this chain (addresses made up, one per frame, the first
 // the caller's) and driver module.
@@ -291,5 +291,5 @@ TEST(HelperLayer, FrameFunctionIsTheNameBeforeItsOffset)
 	EXPECT_EQ(frame_function("?"), "?");
 }
 
-} // namespace
+} // namespace culprit_test
 } // namespace edgedma::test

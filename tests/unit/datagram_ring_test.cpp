@@ -27,7 +27,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace datagram_ring_test {
 
 using detail::DatagramRing;
 using detail::RingOptions;
@@ -299,5 +299,5 @@ TEST(DatagramRing, AutomaticModeFallsBackToRecvWhereIoUringIsDisabled)
 		   "6: the ring threw";
 }
 
-} // namespace
+} // namespace datagram_ring_test
 } // namespace edgedma::test

@@ -11,7 +11,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace decode_ack_test {
 
 using detail::decode_ack;
 using detail::MessageHandle;
@@ -224,5 +224,5 @@ TEST(DecodeDone, RejectsOtherMessageTypes)
 	EXPECT_THROW(detail::decode_done(*nlmsg_hdr(error.get())), Error);
 }
 
-} // namespace
+} // namespace decode_ack_test
 } // namespace edgedma::test

@@ -4,7 +4,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace decode_crash_test {
 
 using detail::decode_crash_record_entry;
 using detail::decode_crash_region;
@@ -112,5 +112,5 @@ TEST(DecodeCrash, RejectsALengthOfTheWrongSize)
 			     "EDGEDMA_A_CRASH_LENGTH"));
 }
 
-} // namespace
+} // namespace decode_crash_test
 } // namespace edgedma::test

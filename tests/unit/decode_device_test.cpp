@@ -7,7 +7,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace decode_device_test {
 
 using detail::decode_device;
 
@@ -105,5 +105,5 @@ TEST(DecodeDevice, RejectsARepeatedCounter)
 		  "EDGEDMA_A_DEVICE_FINDINGS appears more than once");
 }
 
-} // namespace
+} // namespace decode_device_test
 } // namespace edgedma::test

@@ -4,7 +4,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace decode_error_hook_test {
 
 using detail::decode_error_hook;
 
@@ -43,5 +43,5 @@ TEST(DecodeErrorHook, NamesEachMissingAttribute)
 	}
 }
 
-} // namespace
+} // namespace decode_error_hook_test
 } // namespace edgedma::test

@@ -11,7 +11,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace decode_finding_test {
 
 using detail::decode_finding;
 
@@ -451,5 +451,5 @@ TEST(GenlCommand, ReadsTheCommandOfAMessage)
 	EXPECT_EQ(detail::genl_command(dump_reply.header(), "x"), EDGEDMA_CMD_FINDINGS_GET);
 }
 
-} // namespace
+} // namespace decode_finding_test
 } // namespace edgedma::test

@@ -7,7 +7,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace decode_info_test {
 
 using detail::decode_info;
 
@@ -278,5 +278,5 @@ TEST(GenlAttributes, StartsRightAfterGenlHeader)
 	EXPECT_EQ(nla_get_u32(attribute), 4096u);
 }
 
-} // namespace
+} // namespace decode_info_test
 } // namespace edgedma::test

@@ -7,7 +7,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace decode_mapping_test {
 
 using detail::decode_mapping;
 
@@ -93,5 +93,5 @@ TEST(DecodeMapping, RejectsSegmentIndexPastCount)
 		  "EDGEDMA_A_MAPPING_SG_INDEX 3 is not below EDGEDMA_A_MAPPING_SG_COUNT 3");
 }
 
-} // namespace
+} // namespace decode_mapping_test
 } // namespace edgedma::test

@@ -5,7 +5,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace decode_policy_test {
 
 using detail::decode_policy;
 
@@ -64,5 +64,5 @@ TEST(DecodePolicy, RejectsDmaMaskSentAsU32)
 		  "EDGEDMA_A_POLICY_DMA_MASK has 4 bytes, expected 8 (u64)");
 }
 
-} // namespace
+} // namespace decode_policy_test
 } // namespace edgedma::test

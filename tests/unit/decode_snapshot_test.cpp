@@ -14,7 +14,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace decode_snapshot_test {
 
 using detail::decode_snapshot;
 using detail::decode_snapshot_header;
@@ -930,7 +930,6 @@ TEST(DecodeSnapshotTaken, RequiresTheSeq)
 		  "missing EDGEDMA_A_SNAPSHOT_SEQ");
 }
 
-} // namespace
 // Where the snapshot's address was: the first mapping when it holds it,
 // else the first unmap when it lies in the address's page (the module
 // lists the latest unmap in that page first), else nowhere.
@@ -974,4 +973,5 @@ TEST(DecodeSnapshot, PageSizeMustBeAPowerOfTwo)
 	EXPECT_EQ(decode_snapshot(stream_of(record_of(snapshot).bytes()), "test").page_size, 16384u);
 }
 
+} // namespace decode_snapshot_test
 } // namespace edgedma::test

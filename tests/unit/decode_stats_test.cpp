@@ -7,7 +7,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace decode_stats_test {
 
 using detail::decode_stats;
 
@@ -414,5 +414,5 @@ TEST(DecodeStats, RejectsU64SentAsU32)
 		  "EDGEDMA_A_STATS_REQUESTS has 4 bytes, expected 8 (u64)");
 }
 
-} // namespace
+} // namespace decode_stats_test
 } // namespace edgedma::test

@@ -7,7 +7,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace error_test {
 
 TEST(Error, WhatReadsContextThenMessage)
 {
@@ -46,5 +46,5 @@ TEST(Error, CopyKeepsEverything)
 	EXPECT_EQ(copy.kernel_message(), "bad");
 }
 
-} // namespace
+} // namespace error_test
 } // namespace edgedma::test

@@ -19,7 +19,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace finding_receiver_test {
 
 using detail::FindingReceiver;
 using detail::ReceiverSetup;
@@ -322,5 +322,5 @@ INSTANTIATE_TEST_SUITE_P(Modes, FindingReceiverTest,
 				 return std::string(receive_mode_name(mode.param));
 			 });
 
-} // namespace
+} // namespace finding_receiver_test
 } // namespace edgedma::test

@@ -20,7 +20,7 @@
 #include <edgedma/symbolizer.hpp>
 
 namespace edgedma::test {
-namespace {
+namespace fixture_replay_test {
 
 const std::filesystem::path fixtures = EDGEDMA_FIXTURE_DIR;
 
@@ -108,5 +108,5 @@ TEST(FixtureReplay, RecordingsFromBeforeCallChainsBlameTheCaller)
 	}
 }
 
-} // namespace
+} // namespace fixture_replay_test
 } // namespace edgedma::test

@@ -18,7 +18,7 @@
 #include <edgedma/snapshot.hpp>
 
 namespace edgedma::test {
-namespace {
+namespace fixture_snapshot_test {
 
 const std::filesystem::path fixtures = EDGEDMA_SNAPSHOT_FIXTURE_DIR;
 
@@ -122,5 +122,5 @@ TEST(FixtureSnapshots, CoverTheRulesTheIssueNames)
 		EXPECT_NE(std::ranges::find(met, rule), met.end()) << rule;
 }
 
-} // namespace
+} // namespace fixture_snapshot_test
 } // namespace edgedma::test

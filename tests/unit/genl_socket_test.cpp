@@ -18,7 +18,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace genl_socket_test {
 
 using detail::GenlSocket;
 
@@ -182,5 +182,5 @@ TEST(ClientLive, SaysModuleNotLoadedWhenFamilyIsMissing)
 	}
 }
 
-} // namespace
+} // namespace genl_socket_test
 } // namespace edgedma::test

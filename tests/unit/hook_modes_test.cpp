@@ -6,7 +6,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace hook_modes_test {
 
 using Names = std::vector<std::string>;
 
@@ -28,5 +28,5 @@ TEST(HookModeNames, ShowsUnknownBitsInsteadOfDroppingThem)
 		  (Names{"tracepoint", "0x10", "0x80000000"}));
 }
 
-} // namespace
+} // namespace hook_modes_test
 } // namespace edgedma::test

@@ -9,7 +9,7 @@
 #include "record_messages.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace mapping_table_test {
 
 using detail::read_mapping_table;
 
@@ -141,5 +141,5 @@ TEST(ReadMappingTable, AFailedReadIsThrownAndNotRetried)
 	EXPECT_EQ(reads, 1);
 }
 
-} // namespace
+} // namespace mapping_table_test
 } // namespace edgedma::test

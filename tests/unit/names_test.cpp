@@ -12,7 +12,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace names_test {
 
 using Names = std::vector<std::string>;
 
@@ -226,7 +226,7 @@ TEST(Checks, NamesFollowEnumOrderAndShowUnknownBits)
 	EXPECT_TRUE(check_names(0).empty());
 }
 
-} // namespace
+} // namespace names_test
 // The descriptor chain words, as the YNL spec spells them.
 TEST(DescriptorChainNames, AreTheOnesTheSpecSpells)
 {

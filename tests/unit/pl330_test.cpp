@@ -14,7 +14,7 @@
 #include <edgedma/pl330.hpp>
 
 namespace edgedma::test {
-namespace {
+namespace pl330_test {
 
 std::vector<std::byte> bytes_of(std::initializer_list<unsigned> values)
 {
@@ -135,5 +135,5 @@ TEST(Pl330, ProgramOfAChainJoinsItsBlocks)
 	EXPECT_FALSE(pl330_program(chain));
 }
 
-} // namespace
+} // namespace pl330_test
 } // namespace edgedma::test

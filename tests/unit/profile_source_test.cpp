@@ -19,7 +19,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace profile_source_test {
 
 namespace fs = std::filesystem;
 
@@ -432,5 +432,5 @@ TEST(ProfileSource, LabelsPciIds)
 	EXPECT_EQ(pci_id_label(0x000a0001), "000a:0001");
 }
 
-} // namespace
+} // namespace profile_source_test
 } // namespace edgedma::test

@@ -18,7 +18,7 @@
 #include "snapshot_records.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace recording_test {
 
 MapEvent sample_map_event(std::uint32_t cpu, std::uint64_t seq)
 {
@@ -502,5 +502,5 @@ TEST(MapEventCodec, MissingAttributeIsNamed)
 	}
 }
 
-} // namespace
+} // namespace recording_test
 } // namespace edgedma::test

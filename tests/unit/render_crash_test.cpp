@@ -6,7 +6,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace render_crash_test {
 
 using cli::collect_json;
 using cli::collected_record_text;
@@ -101,5 +101,5 @@ TEST(CollectedRecordText, SaysWhereAnIntactOneWentAndWhyACorruptOneDidNot)
 	EXPECT_EQ(parsed["cleared"], true);
 }
 
-} // namespace
+} // namespace render_crash_test
 } // namespace edgedma::test

@@ -9,7 +9,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace render_device_test {
 
 using cli::device_json;
 using cli::devices_text;
@@ -55,5 +55,5 @@ TEST(DevicesText, IsOnlyTheHeaderWithoutDevices)
 		  "DEVICE  DRIVER  CALLS  LIVE MAPPINGS  FINDINGS  COMPLETE  SYNCS\n");
 }
 
-} // namespace
+} // namespace render_device_test
 } // namespace edgedma::test

@@ -11,7 +11,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace render_finding_test {
 
 using cli::finding_text;
 
@@ -251,5 +251,5 @@ TEST(LossText, SaysHowManyWhichAndWhy)
 		  "longer holds them");
 }
 
-} // namespace
+} // namespace render_finding_test
 } // namespace edgedma::test

@@ -6,7 +6,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace render_mapping_test {
 
 using cli::group_mappings;
 using cli::MappingGroup;
@@ -133,5 +133,5 @@ TEST(MappingText, ShowsDevicesMappingsAndSegments)
 		  "0x20 by 0xffffffffc0a01234\n");
 }
 
-} // namespace
+} // namespace render_mapping_test
 } // namespace edgedma::test

@@ -10,7 +10,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace render_policy_test {
 
 using cli::checks_text;
 using cli::parse_check_list;
@@ -162,5 +162,5 @@ TEST(PolicyRuleText, NamesTheTargetAndWhatItSets)
 	EXPECT_EQ(cli::policy_rule_text(rule), "device 0000:00:04.0: owned hash max 64 bytes\n");
 }
 
-} // namespace
+} // namespace render_policy_test
 } // namespace edgedma::test

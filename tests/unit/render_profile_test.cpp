@@ -8,7 +8,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace render_profile_test {
 
 LoadedProfile loaded_ring_profile()
 {
@@ -104,5 +104,5 @@ TEST(RenderProfile, ShowJsonCarriesTheWholeDefinition)
 	EXPECT_EQ(chain["fields"][1]["role"], "status");
 }
 
-} // namespace
+} // namespace render_profile_test
 } // namespace edgedma::test

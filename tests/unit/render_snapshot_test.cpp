@@ -13,7 +13,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace render_snapshot_test {
 
 using cli::snapshot_announcement_text;
 using cli::snapshot_header_json;
@@ -487,7 +487,6 @@ TEST(SnapshotList, JsonHasEveryHeaderField)
 	EXPECT_EQ(parsed["record_size"], header.record_size);
 }
 
-} // namespace
 // `edgedma watch` of a SNAPSHOT notification: one line, with what the
 // trigger knew and the command that shows the record.
 TEST(SnapshotAnnouncement, OneLineWithTheCommandToShowIt)
@@ -647,4 +646,5 @@ TEST(SnapshotChains, FieldValuesFollowByteOrderAndBits)
 	EXPECT_EQ(descriptor_field_value(chain, descriptor, 0), 0x78563412u);
 }
 
+} // namespace render_snapshot_test
 } // namespace edgedma::test

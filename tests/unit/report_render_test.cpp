@@ -19,7 +19,7 @@
 #include "snapshot_records.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace report_render_test {
 
 const Symbolizer symbols = Symbolizer::parse(
 	"ffffffffc0a01000 t edu_run_mode\t[edgedma_test_edu]\n"
@@ -514,5 +514,5 @@ TEST(ReportJson, SnapshotsCarryTheirVerdict)
 	EXPECT_EQ(json["snapshots_total"], 1);
 }
 
-} // namespace
+} // namespace report_render_test
 } // namespace edgedma::test

@@ -13,7 +13,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace sequencer_test {
 
 using detail::FindingSequencer;
 
@@ -306,5 +306,5 @@ TEST(Sequencer, AccountsForEverySeqExactlyOnce)
 	}
 }
 
-} // namespace
+} // namespace sequencer_test
 } // namespace edgedma::test

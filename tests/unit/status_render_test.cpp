@@ -8,7 +8,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace status_render_test {
 
 using cli::status_json;
 using cli::status_text;
@@ -380,5 +380,5 @@ TEST(Status, ListsTheHooksLeftOutOneLineEach)
 	EXPECT_FALSE(without.contains("hooks_skipped"));
 }
 
-} // namespace
+} // namespace status_render_test
 } // namespace edgedma::test

@@ -11,7 +11,7 @@
 #include "test_support.hpp"
 
 namespace edgedma::test {
-namespace {
+namespace symbolizer_test {
 
 // In /proc/kallsyms's format, out of order, with an alias, an absolute
 // symbol, a line that is not one, and two modules.
@@ -159,5 +159,5 @@ TEST(Symbolizer, LoadsThisMachinesKallsyms)
 	EXPECT_GT(symbols.size(), 1000u);
 }
 
-} // namespace
+} // namespace symbolizer_test
 } // namespace edgedma::test
