@@ -41,11 +41,13 @@ static void edgedma_chain_from(struct edgedma_finding *f,
 	for (from = 0; from < n && entries[from] != call->caller; from++)
 		;
 	if (from == n) {
+		/* The caller has no frame of its own: it goes first, then
+		 * whatever follows the probe that stands in its place. */
+		f->chain[f->chain_len++] = call->caller;
 		for (from = 0; from < n &&
 		     !edgedma_stands_for_caller(entries[from], call); from++)
 			;
-		f->chain[f->chain_len++] = call->caller;
-		from++;
+		from = from < n ? from + 1 : n;
 	}
 	for (i = from; i < n && f->chain_len < EDGEDMA_CHAIN_LEN; i++)
 		f->chain[f->chain_len++] = entries[i];

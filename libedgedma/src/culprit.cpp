@@ -66,10 +66,7 @@ bool named(const std::vector<std::string> &names, std::size_t frame)
 
 bool in_module(std::string_view frame_name, std::string_view module)
 {
-	// "func+0x1c/0x80 [module]", as %pS prints a module's symbol.
-	return frame_name.size() > module.size() + 3 && frame_name.ends_with(']') &&
-	       frame_name.substr(frame_name.size() - module.size() - 3, 2) == " [" &&
-	       frame_name.substr(frame_name.size() - module.size() - 1, module.size()) == module;
+	return !module.empty() && frame_module(frame_name) == module;
 }
 
 Culprit frame_culprit(const Finding &finding, std::size_t frame)
