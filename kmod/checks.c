@@ -25,6 +25,7 @@
 
 #include "cacheline_neighbours.h"
 #include "device_owned_writes.h"
+#include "device_cache.h"
 #include "compat.h"
 #include "checks.h"
 #include "finding_costs.h"
@@ -265,10 +266,14 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 	if (phys == EDGEDMA_NO_PHYS)
 		return;
 
-	if (edgedma_phys_in_task_stack(phys, size))
+	/* Each check's work only where the policy runs it: what it saves. */
+	if (edgedma_check_on(ctx, EDGEDMA_FINDING_STACK_BUFFER) &&
+	    edgedma_phys_in_task_stack(phys, size))
 		edgedma_found_buffer(ctx, EDGEDMA_FINDING_STACK_BUFFER, dma_addr, phys, size,
 			      "buffer at phys %#llx is on the stack of %s[%d]; stack memory may be moved, freed or vmapped: DMA only to kmalloc'd or page-allocated memory",
 			      phys, current->comm, task_pid_nr(current));
+	else if (!edgedma_check_on(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER))
+		;
 	else if (cpu_addr && is_vmalloc_addr(cpu_addr))
 		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
 			      "buffer at phys %#llx is vmalloc memory (mapped through its vmalloc address); the DMA API keeps only the linear map coherent: flush/invalidate_kernel_vmap_range() around the transfer",
@@ -283,7 +288,8 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 			      "page at phys %#llx is not RAM the kernel manages: was it made with virt_to_page() of a vmalloc or stack address?",
 			      phys);
 
-	if (edgedma_phys_in_kernel_rodata(phys, size))
+	if (edgedma_check_on(ctx, EDGEDMA_FINDING_RODATA_BUFFER) &&
+	    edgedma_phys_in_kernel_rodata(phys, size))
 		edgedma_found_buffer(ctx, EDGEDMA_FINDING_RODATA_BUFFER, dma_addr, phys, size,
 			      "buffer at phys %#llx is kernel text or read-only data; a device must never write there, and it is not a DMA buffer",
 			      phys);
@@ -298,6 +304,7 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 	 * buffers of non-coherent devices on purpose). Only bounced is said.
 	 */
 	if (!ctx->policy.coherent && line > 1 && ctx->call->dir != DMA_TO_DEVICE &&
+	    edgedma_check_on(ctx, EDGEDMA_FINDING_CACHELINE_SHARED) &&
 	    ((phys & (line - 1)) || ((phys + size) & (line - 1))) &&
 	    !edgedma_is_bounced(ctx, dma_addr, phys))
 		edgedma_found_buffer(ctx, EDGEDMA_FINDING_CACHELINE_SHARED, dma_addr, phys, size,
@@ -373,7 +380,7 @@ static void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
 	bool coherent_alloc = ctx->call->kind == EDGEDMA_CALL_ALLOC_COHERENT;
 	u64 mask = coherent_alloc ? dev->coherent_dma_mask :
 		   (dev->dma_mask ? *dev->dma_mask : 0);
-	u64 boundary = dma_get_seg_boundary(dev);
+	u64 boundary;
 	u64 dev_phys;
 
 	if (p->addr_align > 1 && (dma_addr & (p->addr_align - 1)))
@@ -384,15 +391,21 @@ static void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
 		edgedma_found(ctx, EDGEDMA_FINDING_LEN_MISALIGNED, dma_addr, size, 0,
 			      "length %llu is not a multiple of the %u bytes this device's policy requires",
 			      size, p->len_align);
-	if (mask && size && dma_addr + size - 1 > mask)
+	if (mask && size && dma_addr + size - 1 > mask &&
+	    edgedma_check_on(ctx, EDGEDMA_FINDING_MASK_EXCEEDED))
 		edgedma_found(ctx, EDGEDMA_FINDING_MASK_EXCEEDED, dma_addr, size, 0,
 			      "DMA range [%#llx, +%llu) ends above the device's %s mask %#llx; the device cannot reach it",
 			      dma_addr, size, coherent_alloc ? "coherent DMA" : "DMA", mask);
-	if (sg && size && (dma_addr & ~boundary) != ((dma_addr + size - 1) & ~boundary))
-		edgedma_found(ctx, EDGEDMA_FINDING_SEG_BOUNDARY, dma_addr, size, 0,
-			      "segment [%#llx, +%llu) crosses the device's segment boundary (mask %#llx)",
-			      dma_addr, size, boundary);
-	if (sg && size > dma_get_max_seg_size(dev))
+	/* Segment limits are the scatterlist's: a single mapping has none. */
+	if (sg && size && edgedma_check_on(ctx, EDGEDMA_FINDING_SEG_BOUNDARY)) {
+		boundary = dma_get_seg_boundary(dev);
+		if ((dma_addr & ~boundary) != ((dma_addr + size - 1) & ~boundary))
+			edgedma_found(ctx, EDGEDMA_FINDING_SEG_BOUNDARY, dma_addr, size, 0,
+				      "segment [%#llx, +%llu) crosses the device's segment boundary (mask %#llx)",
+				      dma_addr, size, boundary);
+	}
+	if (sg && edgedma_check_on(ctx, EDGEDMA_FINDING_SEG_TOO_LONG) &&
+	    size > dma_get_max_seg_size(dev))
 		edgedma_found(ctx, EDGEDMA_FINDING_SEG_TOO_LONG, dma_addr, size, 0,
 			      "segment of %llu bytes is longer than the device's maximum segment size %u",
 			      size, dma_get_max_seg_size(dev));
@@ -812,13 +825,11 @@ static void edgedma_judge_call(const struct edgedma_call *call)
 	this_cpu_inc(edgedma_calls);
 	if (!call->dev)
 		return;
-	ctx.rec = edgedma_devrec_get(call->dev);
+	ctx.rec = edgedma_device_lookup(call->dev, &ctx.policy);
 	if (!ctx.rec)
 		return;
 	edgedma_devrec_count(ctx.rec, EDGEDMA_DEV_CALLS, 1);
-	edgedma_devrec_refresh_driver(ctx.rec, call->dev);
 	edgedma_sync_visible_keep(ctx.rec, call->dev);
-	edgedma_policy_resolve(call->dev, &ctx.policy);
 
 	switch (call->kind) {
 	case EDGEDMA_CALL_MAP_PAGE:

@@ -19,6 +19,7 @@
 #include "compat.h"
 #include "device_owned_writes.h"
 #include "edgedma.h"
+#include "policy.h"
 
 static unsigned int owned_hash_max = 16384;
 
@@ -32,6 +33,7 @@ static int edgedma_set_owned_hash_max(const char *val, const struct kernel_param
 	if (n < EDGEDMA_OWNED_HASH_MIN || n > EDGEDMA_OWNED_HASH_MAX)
 		return -ERANGE;
 	WRITE_ONCE(owned_hash_max, n);
+	edgedma_policy_changed();
 	return 0;
 }
 

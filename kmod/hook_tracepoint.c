@@ -34,6 +34,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/scatterlist.h>
+#include <linux/sched/task_stack.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -79,6 +80,8 @@ static const unsigned long edgedma_api_funcs[] = {
 
 /* [start, end) of each function in edgedma_api_funcs, read-only once set. */
 static unsigned long edgedma_api_end[EDGEDMA_NR_API_FUNCS];
+/* The span of them all: most addresses (a driver's) are outside it. */
+static unsigned long edgedma_api_lowest, edgedma_api_highest;
 
 /* Each function's size, from kallsyms: "name+0x0/0xSIZE [module]". */
 static int edgedma_api_ranges_init(void)
@@ -98,6 +101,9 @@ static int edgedma_api_ranges_init(void)
 			return -ENOENT;
 		}
 		edgedma_api_end[i] = edgedma_api_funcs[i] + size;
+		if (!i || edgedma_api_funcs[i] < edgedma_api_lowest)
+			edgedma_api_lowest = edgedma_api_funcs[i];
+		edgedma_api_highest = max(edgedma_api_highest, edgedma_api_end[i]);
 	}
 	return 0;
 }
@@ -106,6 +112,8 @@ static bool edgedma_in_api(unsigned long addr)
 {
 	unsigned int i;
 
+	if (addr < edgedma_api_lowest || addr >= edgedma_api_highest)
+		return false;
 	for (i = 0; i < EDGEDMA_NR_API_FUNCS; i++)
 		if (addr >= edgedma_api_funcs[i] && addr < edgedma_api_end[i])
 			return true;
@@ -178,10 +186,18 @@ static atomic_t edgedma_tp_layouts_claimed = ATOMIC_INIT(0);
 static bool edgedma_tp_stack_word(unsigned long sp, unsigned int off,
 				  unsigned long *word)
 {
-	unsigned long w;
+	unsigned long stack = (unsigned long)task_stack_page(current);
+	unsigned long at = sp + off, w;
 
-	/* Slots may sit in frames past the stack's end for foreign chains. */
-	if (get_kernel_nofault(w, (unsigned long *)(sp + off)))
+	/*
+	 * Within the task's stack, where a process-context call runs, a plain
+	 * read (not instrumented: the slot is in another function's frame).
+	 * Elsewhere (an interrupt stack) slots of a foreign chain may sit
+	 * past the stack's end: a read that may fault, which costs more.
+	 */
+	if (likely(sp >= stack && at + sizeof(w) <= stack + THREAD_SIZE))
+		w = READ_ONCE_NOCHECK(*(unsigned long *)at);
+	else if (get_kernel_nofault(w, (unsigned long *)at))
 		return false;
 	*word = edgedma_strip_code_pointer(w);
 	return true;

@@ -31,6 +31,18 @@ static unsigned int edgedma_rule_count;
 static DEFINE_RAW_SPINLOCK(edgedma_rules_wlock);
 static seqcount_raw_spinlock_t edgedma_rules_seq =
 	SEQCNT_RAW_SPINLOCK_ZERO(edgedma_rules_seq, &edgedma_rules_wlock);
+/* Bumped by every change a resolved policy depends on (device_cache.c). */
+static atomic_t edgedma_policy_changes = ATOMIC_INIT(0);
+
+unsigned int edgedma_policy_generation(void)
+{
+	return atomic_read(&edgedma_policy_changes);
+}
+
+void edgedma_policy_changed(void)
+{
+	atomic_inc(&edgedma_policy_changes);
+}
 
 static unsigned long edgedma_rules_write_begin(void)
 {
@@ -44,6 +56,7 @@ static unsigned long edgedma_rules_write_begin(void)
 static void edgedma_rules_write_end(unsigned long flags)
 {
 	write_seqcount_end(&edgedma_rules_seq);
+	edgedma_policy_changed();
 	raw_spin_unlock_irqrestore(&edgedma_rules_wlock, flags);
 }
 

@@ -58,6 +58,13 @@ void edgedma_policy_resolve(struct device *dev, struct edgedma_policy *out);
  */
 bool edgedma_policy_resolve_once(struct device *dev, struct edgedma_policy *out);
 
+/*
+ * A number that changes whenever a resolved policy may: the rules, or a
+ * default they fall back on (owned_hash_max).
+ */
+unsigned int edgedma_policy_generation(void);
+void edgedma_policy_changed(void);
+
 /* Process context (netlink). */
 int edgedma_policy_set(const struct edgedma_policy_rule *rule);
 int edgedma_policy_del(const char *name, bool is_driver);
