@@ -518,7 +518,11 @@ static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
 			  u64 phys, u32 sg_index, u32 sg_count)
 {
 	const struct edgedma_call *c = ctx->call;
-	struct edgedma_mapping m = {
+	struct edgedma_mapping m;
+
+	if (!static_branch_likely(&edgedma_tracking_mappings))
+		return;
+	m = (struct edgedma_mapping) {
 		.devrec = ctx->rec,
 		.dma_addr = dma_addr,
 		.size = size,
@@ -674,6 +678,8 @@ static void edgedma_on_unmap(const struct edgedma_ctx *ctx)
 {
 	struct edgedma_mapping m;
 
+	if (!static_branch_likely(&edgedma_tracking_mappings))
+		return;
 	edgedma_unmap_one(ctx, ctx->call->dma_addr, ctx->call->size, &m);
 }
 
@@ -685,7 +691,8 @@ static void edgedma_on_unmap_sg(const struct edgedma_ctx *ctx)
 	u32 count;
 	int i;
 
-	if (!c->sgl || c->nents <= 0 ||
+	if (!static_branch_likely(&edgedma_tracking_mappings) ||
+	    !c->sgl || c->nents <= 0 ||
 	    !edgedma_unmap_one(ctx, sg_dma_address(c->sgl), 0, &m))
 		return;
 	if (m.sg_nents != c->nents)
@@ -767,6 +774,8 @@ static void edgedma_sync_one(const struct edgedma_ctx *ctx, u64 addr, u64 size)
 	struct edgedma_mapping m;
 	struct edgedma_unmapped u;
 
+	if (!static_branch_likely(&edgedma_tracking_mappings))
+		return;
 	if (edgedma_maptrack_find_containing(ctx->rec, addr, size, &m)) {
 		struct device *dev = c->dev;
 		u64 mask = dev->dma_mask ? *dev->dma_mask : 0;

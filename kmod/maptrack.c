@@ -14,8 +14,11 @@
  * and restoring the interrupt state once more: under emulation each
  * restore ends a translation block. The process-context walks save it.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/bitmap.h>
 #include <linux/hash.h>
+#include <linux/jump_label.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
@@ -30,6 +33,11 @@
 static unsigned int pool_size = 32768;
 module_param(pool_size, uint, 0444);
 MODULE_PARM_DESC(pool_size, "Live mappings edgedma can track, 1 to 16777216 (default 32768)");
+
+static bool track_mappings = true;
+module_param(track_mappings, bool, 0444);
+MODULE_PARM_DESC(track_mappings, "Keep the table of live mappings (default Y); N leaves out every check that needs it (unmap, sync, leak, cache-line neighbour and device-owned writes) and the mappings view: what make bench measures the table's cost with");
+DEFINE_STATIC_KEY_TRUE(edgedma_tracking_mappings);
 
 static unsigned int history_size = 256;
 module_param(history_size, uint, 0444);
@@ -673,6 +681,10 @@ int __init edgedma_maptrack_init(void)
 		raw_spin_lock_init(&edgedma_histories[cpu].lock);
 		edgedma_histories[cpu].ring =
 			&edgedma_history_ring[(size_t)cpu * max(history_size, 1U)];
+	}
+	if (!track_mappings) {
+		static_branch_disable(&edgedma_tracking_mappings);
+		pr_info("track_mappings=N: no table of live mappings; the unmap, sync, leak, neighbour-write and device-owned-write checks are off\n");
 	}
 	return 0;
 }

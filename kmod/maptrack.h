@@ -3,6 +3,7 @@
 #define _EDGEDMA_MAPTRACK_H
 
 #include <linux/list.h>
+#include <linux/jump_label.h>
 #include <linux/types.h>
 
 #include "device_owned_writes.h"
@@ -68,6 +69,9 @@ void edgedma_maptrack_exit(void);
  * frees it): an entry still there lost its unmap to the hooks, and is
  * dropped (counted, edgedma_maptrack_stale()).
  */
+/* Off with track_mappings=N: the hooks then neither add nor look up. */
+DECLARE_STATIC_KEY_TRUE(edgedma_tracking_mappings);
+
 bool edgedma_maptrack_add(const struct edgedma_mapping *m, bool addr_unique);
 /*
  * Remove the mapping of @devrec at exactly @dma_addr into @out; false when
