@@ -15,6 +15,7 @@
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/mm.h>
+#include <linux/pci.h>
 #include <linux/percpu.h>
 #include <linux/sched/task_stack.h>
 #include <linux/scatterlist.h>
@@ -94,13 +95,13 @@ struct edgedma_xlat {
 struct edgedma_ctx {
 	const struct edgedma_call *call;
 	struct edgedma_devrec *rec;
-	struct edgedma_policy policy;
+	const struct edgedma_policy *policy;	/* valid for this call */
 	struct edgedma_xlat *xlat;
 };
 
 static bool edgedma_check_on(const struct edgedma_ctx *ctx, u32 kind)
 {
-	return ctx->policy.checks & BIT(kind - 1);
+	return ctx->policy->checks & BIT(kind - 1);
 }
 
 /*
@@ -165,7 +166,7 @@ edgedma_vfound(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 phys,
 	t = edgedma_cost_add(EDGEDMA_COST_SENTENCE_ARGS, t);
 	edgedma_finding_report(&f);
 	edgedma_cost_add(EDGEDMA_COST_LOG, t);
-	if (ctx->policy.snapshot_findings & BIT(kind - 1))
+	if (ctx->policy->snapshot_findings & BIT(kind - 1))
 		edgedma_found_snapshot(ctx, &f);
 }
 
@@ -211,6 +212,7 @@ edgedma_vfound_buffer_caller(const struct edgedma_ctx *ctx, u32 kind, u64 dma_ad
 }
 
 static u64 edgedma_device_phys(const struct edgedma_ctx *ctx, u64 dma_addr);
+static bool edgedma_may_bounce(const struct edgedma_ctx *ctx);
 
 /*
  * Does the device work on a copy of the buffer at @phys, which it reaches
@@ -223,7 +225,7 @@ static bool edgedma_is_bounced(const struct edgedma_ctx *ctx, u64 dma_addr, u64 
 	u64 dev_phys;
 
 	if ((c->kind != EDGEDMA_CALL_MAP_PAGE && c->kind != EDGEDMA_CALL_MAP_SG) ||
-	    !dma_addr)
+	    !dma_addr || !edgedma_may_bounce(ctx))
 		return false;
 	dev_phys = edgedma_device_phys(ctx, dma_addr);
 	return dev_phys != EDGEDMA_NO_PHYS && dev_phys != phys;
@@ -262,9 +264,11 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 {
 	u32 line = cache_line_size();
 	unsigned long lookup;
+	bool ram;
 
 	if (phys == EDGEDMA_NO_PHYS)
 		return;
+	ram = pfn_valid(PHYS_PFN(phys));
 
 	/* Each check's work only where the policy runs it: what it saves. */
 	if (edgedma_check_on(ctx, EDGEDMA_FINDING_STACK_BUFFER) &&
@@ -278,15 +282,14 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
 			      "buffer at phys %#llx is vmalloc memory (mapped through its vmalloc address); the DMA API keeps only the linear map coherent: flush/invalidate_kernel_vmap_range() around the transfer",
 			      phys);
-	else if (pfn_valid(PHYS_PFN(phys)) &&
-		 (lookup = edgedma_vmalloc_page_seen(pfn_to_page(PHYS_PFN(phys)))))
-		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
-			      "buffer at phys %#llx is vmalloc memory (vmalloc_to_page() in %pS); the DMA API keeps only the linear map coherent: flush/invalidate_kernel_vmap_range() needed",
-			      phys, (void *)lookup);
-	else if (!pfn_valid(PHYS_PFN(phys)))
+	else if (!ram)
 		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
 			      "page at phys %#llx is not RAM the kernel manages: was it made with virt_to_page() of a vmalloc or stack address?",
 			      phys);
+	else if ((lookup = edgedma_vmalloc_page_seen(pfn_to_page(PHYS_PFN(phys)))))
+		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
+			      "buffer at phys %#llx is vmalloc memory (vmalloc_to_page() in %pS); the DMA API keeps only the linear map coherent: flush/invalidate_kernel_vmap_range() needed",
+			      phys, (void *)lookup);
 
 	if (edgedma_check_on(ctx, EDGEDMA_FINDING_RODATA_BUFFER) &&
 	    edgedma_phys_in_kernel_rodata(phys, size))
@@ -303,13 +306,13 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 	 * maintenance: the kernel copies it (6.12 bounces small kmalloc
 	 * buffers of non-coherent devices on purpose). Only bounced is said.
 	 */
-	if (!ctx->policy.coherent && line > 1 && ctx->call->dir != DMA_TO_DEVICE &&
+	if (!ctx->policy->coherent && line > 1 && ctx->call->dir != DMA_TO_DEVICE &&
 	    edgedma_check_on(ctx, EDGEDMA_FINDING_CACHELINE_SHARED) &&
 	    ((phys & (line - 1)) || ((phys + size) & (line - 1))) &&
 	    !edgedma_is_bounced(ctx, dma_addr, phys))
 		edgedma_found_buffer(ctx, EDGEDMA_FINDING_CACHELINE_SHARED, dma_addr, phys, size,
 			      "%s device, %s buffer at phys %#llx +%llu %s a %u-byte cache line shared with other data: the invalidate for the DMA can discard CPU writes to it",
-			      ctx->policy.coherent_overridden ? "treated as non-coherent" : "non-coherent",
+			      ctx->policy->coherent_overridden ? "treated as non-coherent" : "non-coherent",
 			      edgedma_dir_name(ctx->call->dir), phys, size,
 			      (phys & (line - 1)) ? "starts in" : "ends in", line);
 }
@@ -359,6 +362,24 @@ static bool edgedma_addr_unique(const struct edgedma_ctx *ctx)
 	       edgedma_call_domain(ctx);
 }
 
+/*
+ * Can the kernel have bounced this call's buffers? Behind an IOMMU's
+ * DMA-API domain it bounces only for an untrusted device (an external
+ * port) or, since 6.5, small buffers of a non-coherent one (iommu-dma's
+ * dev_use_swiotlb()): the page-table walk that would tell is skipped for
+ * the rest, the common case. The direct path's translation is arithmetic,
+ * and swiotlb may bounce there for any device (its mask, swiotlb=force).
+ */
+static bool edgedma_may_bounce(const struct edgedma_ctx *ctx)
+{
+	struct device *dev = ctx->call->dev;
+
+	if (!edgedma_call_domain(ctx))
+		return true;
+	return !dev_is_dma_coherent(dev) ||
+	       (dev_is_pci(dev) && to_pci_dev(dev)->untrusted);
+}
+
 /* edgedma_translate() of the call's device, once per address and call. */
 static u64 edgedma_device_phys(const struct edgedma_ctx *ctx, u64 dma_addr)
 {
@@ -376,7 +397,7 @@ static void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
 				  u64 size, u64 cpu_phys, bool sg)
 {
 	struct device *dev = ctx->call->dev;
-	const struct edgedma_policy *p = &ctx->policy;
+	const struct edgedma_policy *p = ctx->policy;
 	bool coherent_alloc = ctx->call->kind == EDGEDMA_CALL_ALLOC_COHERENT;
 	u64 mask = coherent_alloc ? dev->coherent_dma_mask :
 		   (dev->dma_mask ? *dev->dma_mask : 0);
@@ -410,7 +431,8 @@ static void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
 			      "segment of %llu bytes is longer than the device's maximum segment size %u",
 			      size, dma_get_max_seg_size(dev));
 
-	if (cpu_phys == EDGEDMA_NO_PHYS || !edgedma_check_on(ctx, EDGEDMA_FINDING_BOUNCED))
+	if (cpu_phys == EDGEDMA_NO_PHYS || !edgedma_check_on(ctx, EDGEDMA_FINDING_BOUNCED) ||
+	    !edgedma_may_bounce(ctx))
 		return;
 	dev_phys = edgedma_device_phys(ctx, dma_addr);
 	/* The segment's own phys: a scatterlist call has none of its own. */
@@ -436,7 +458,7 @@ static bool edgedma_neighbours_watched(const struct edgedma_ctx *ctx, u32 dir,
 	u32 line = cache_line_size();
 	u32 kind = ctx->call->kind;
 
-	return !ctx->policy.coherent && line > 1 && dir != DMA_TO_DEVICE &&
+	return !ctx->policy->coherent && line > 1 && dir != DMA_TO_DEVICE &&
 	       phys != EDGEDMA_NO_PHYS &&
 	       ((phys & (line - 1)) || ((phys + size) & (line - 1))) &&
 	       edgedma_check_on(ctx, EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN) &&
@@ -518,11 +540,15 @@ static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
 			  u64 phys, u32 sg_index, u32 sg_count)
 {
 	const struct edgedma_call *c = ctx->call;
-	struct edgedma_mapping m;
+	struct edgedma_mapping *m;
 
 	if (!static_branch_likely(&edgedma_tracking_mappings))
 		return;
-	m = (struct edgedma_mapping) {
+	/* Filled in place: the entry is the size of a few cache lines. */
+	m = edgedma_maptrack_new();
+	if (!m)
+		return;
+	*m = (struct edgedma_mapping) {
 		.devrec = ctx->rec,
 		.dma_addr = dma_addr,
 		.size = size,
@@ -539,15 +565,15 @@ static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
 	};
 
 	if (edgedma_neighbours_watched(ctx, c->dir, dma_addr, phys, size)) {
-		m.neighbours = edgedma_neighbours_sum(phys, size, cache_line_size(),
-						      &m.neighbour_lines);
-		m.neighbours_ns = m.time_ns;
+		m->neighbours = edgedma_neighbours_sum(phys, size, cache_line_size(),
+						       &m->neighbour_lines);
+		m->neighbours_ns = m->time_ns;
 	}
 	if (edgedma_owned_watched(ctx, c->dir, phys)) {
-		edgedma_owned_hash(phys, size, ctx->policy.owned_hash_max, &m.content);
-		m.content_ns = m.time_ns;
+		edgedma_owned_hash(phys, size, ctx->policy->owned_hash_max, &m->content);
+		m->content_ns = m->time_ns;
 	}
-	edgedma_maptrack_add(&m, edgedma_addr_unique(ctx));
+	edgedma_maptrack_insert(m, edgedma_addr_unique(ctx));
 }
 
 static void edgedma_on_map(const struct edgedma_ctx *ctx)
@@ -627,9 +653,12 @@ const char *edgedma_call_name(u32 kind)
 	return "?";
 }
 
-/* Remove the mapping at @dma_addr; report what is wrong with the unmap. */
-static bool edgedma_unmap_one(const struct edgedma_ctx *ctx, u64 dma_addr,
-			      u64 size, struct edgedma_mapping *m)
+/*
+ * Take the mapping at @dma_addr out of the table and report what is wrong
+ * with the unmap; the caller releases it (edgedma_maptrack_release()).
+ */
+static struct edgedma_mapping *edgedma_unmap_one(const struct edgedma_ctx *ctx,
+						 u64 dma_addr, u64 size)
 {
 	const struct edgedma_call *c = ctx->call;
 	const struct edgedma_mapping want = {
@@ -637,9 +666,11 @@ static bool edgedma_unmap_one(const struct edgedma_ctx *ctx, u64 dma_addr,
 		.dir = c->dir,
 		.kind = edgedma_map_kind_of(c->kind),
 	};
+	struct edgedma_mapping *m;
 	struct edgedma_unmapped u;
 
-	if (!edgedma_maptrack_remove(ctx->rec, dma_addr, &want, c->caller, m)) {
+	m = edgedma_maptrack_take(ctx->rec, dma_addr, &want, c->caller);
+	if (!m) {
 		if (edgedma_maptrack_history_find(ctx->rec, dma_addr, &u))
 			edgedma_found(ctx, EDGEDMA_FINDING_DOUBLE_UNMAP, dma_addr,
 				      size, u.map_caller,
@@ -652,7 +683,7 @@ static bool edgedma_unmap_one(const struct edgedma_ctx *ctx, u64 dma_addr,
 				      size, 0,
 				      "%s of %#llx, which this device never mapped (or whose map edgedma did not see)",
 				      edgedma_call_name(c->kind), dma_addr);
-		return false;
+		return NULL;
 	}
 	edgedma_neighbours_check(ctx, m);
 	edgedma_owned_check(ctx, m);
@@ -671,52 +702,60 @@ static bool edgedma_unmap_one(const struct edgedma_ctx *ctx, u64 dma_addr,
 			      m->caller, "%s with direction %s, but %pS mapped it %s",
 			      edgedma_call_name(c->kind), edgedma_dir_name(c->dir),
 			      (void *)m->caller, edgedma_dir_name(m->dir));
-	return true;
+	return m;
 }
 
 static void edgedma_on_unmap(const struct edgedma_ctx *ctx)
 {
-	struct edgedma_mapping m;
+	struct edgedma_mapping *m;
 
 	if (!static_branch_likely(&edgedma_tracking_mappings))
 		return;
-	edgedma_unmap_one(ctx, ctx->call->dma_addr, ctx->call->size, &m);
+	m = edgedma_unmap_one(ctx, ctx->call->dma_addr, ctx->call->size);
+	if (m)
+		edgedma_maptrack_release(m);
 }
 
 static void edgedma_on_unmap_sg(const struct edgedma_ctx *ctx)
 {
 	const struct edgedma_call *c = ctx->call;
-	struct edgedma_mapping m;
+	struct edgedma_mapping *first, *m;
 	struct scatterlist *sg;
 	u32 count;
 	int i;
 
 	if (!static_branch_likely(&edgedma_tracking_mappings) ||
-	    !c->sgl || c->nents <= 0 ||
-	    !edgedma_unmap_one(ctx, sg_dma_address(c->sgl), 0, &m))
+	    !c->sgl || c->nents <= 0)
 		return;
-	if (m.sg_nents != c->nents)
+	first = edgedma_unmap_one(ctx, sg_dma_address(c->sgl), 0);
+	if (!first)
+		return;
+	if (first->sg_nents != c->nents)
 		edgedma_found(ctx, EDGEDMA_FINDING_UNMAP_MISMATCH,
-			      sg_dma_address(c->sgl), 0, m.caller,
+			      sg_dma_address(c->sgl), 0, first->caller,
 			      "dma_unmap_sg with %d entries, but %pS mapped the list with %u: pass the count given to dma_map_sg, not the one it returned",
-			      c->nents, (void *)m.caller, m.sg_nents);
+			      c->nents, (void *)first->caller, first->sg_nents);
 	/*
 	 * The caller's list may be shorter than the one that was mapped: walk
 	 * no further than it says it is. Segments past its end stay in the
 	 * table, as they stay mapped in the kernel.
 	 */
-	count = min_t(u32, m.sg_count, c->nents);
+	count = min_t(u32, first->sg_count, c->nents);
+	edgedma_maptrack_release(first);
 	for_each_sg(c->sgl, sg, count, i) {
 		const struct edgedma_mapping want = {
 			.dir = c->dir,
 			.kind = EDGEDMA_CALL_MAP_SG,
 		};
 
-		if (i && edgedma_maptrack_remove(ctx->rec, sg_dma_address(sg),
-						 &want, c->caller, &m)) {
-			edgedma_neighbours_check(ctx, &m);
-			edgedma_owned_check(ctx, &m);
-		}
+		if (!i)
+			continue;
+		m = edgedma_maptrack_take(ctx->rec, sg_dma_address(sg), &want, c->caller);
+		if (!m)
+			continue;
+		edgedma_neighbours_check(ctx, m);
+		edgedma_owned_check(ctx, m);
+		edgedma_maptrack_release(m);
 	}
 }
 
@@ -764,7 +803,7 @@ static void edgedma_sync_owned(const struct edgedma_ctx *ctx, struct edgedma_map
 	}
 	if (!edgedma_owned_watched(ctx, m->dir, m->phys))
 		return;
-	edgedma_owned_hash(m->phys, m->size, ctx->policy.owned_hash_max, &now);
+	edgedma_owned_hash(m->phys, m->size, ctx->policy->owned_hash_max, &now);
 	edgedma_maptrack_set_content(ctx->rec, m->dma_addr, m->size, &now, ktime_get_ns());
 }
 

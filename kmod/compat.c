@@ -26,8 +26,8 @@
 typedef unsigned long (*edgedma_lookup_fn)(const char *name);
 
 /* Kernel text and read-only data, as physical ranges [start, end). */
-static u64 edgedma_text_start, edgedma_text_end;
-static u64 edgedma_rodata_start, edgedma_rodata_end;
+u64 edgedma_text_start, edgedma_text_end;
+u64 edgedma_rodata_start, edgedma_rodata_end;
 static edgedma_lookup_fn edgedma_lookup;
 
 /*
@@ -196,17 +196,6 @@ int __init edgedma_compat_init(void)
 		pr_info("no CONFIG_KALLSYMS_ALL: the rodata-buffer check sees kernel text only\n");
 	edgedma_kretprobe_trampoline_from_kallsyms();
 	return 0;
-}
-
-static bool edgedma_overlaps(u64 phys, u64 size, u64 start, u64 end)
-{
-	return end && phys < end && phys + size > start;
-}
-
-bool edgedma_phys_in_kernel_rodata(u64 phys, u64 size)
-{
-	return edgedma_overlaps(phys, size, edgedma_text_start, edgedma_text_end) ||
-	       edgedma_overlaps(phys, size, edgedma_rodata_start, edgedma_rodata_end);
 }
 
 u64 edgedma_direct_dma_to_phys(struct device *dev, u64 dma_addr)

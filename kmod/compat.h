@@ -216,7 +216,20 @@ unsigned int edgedma_unwind_from_return(struct pt_regs *regs,
 #endif
 
 /* Kernel text or read-only data of the kernel image. */
-bool edgedma_phys_in_kernel_rodata(u64 phys, u64 size);
+extern u64 edgedma_text_start, edgedma_text_end;
+extern u64 edgedma_rodata_start, edgedma_rodata_end;
+
+static inline bool edgedma_overlaps(u64 phys, u64 size, u64 start, u64 end)
+{
+	return end && phys < end && phys + size > start;
+}
+
+/* Inline: every map asks. */
+static inline bool edgedma_phys_in_kernel_rodata(u64 phys, u64 size)
+{
+	return edgedma_overlaps(phys, size, edgedma_text_start, edgedma_text_end) ||
+	       edgedma_overlaps(phys, size, edgedma_rodata_start, edgedma_rodata_end);
+}
 /*
  * The physical address behind a DMA address on the direct (no IOMMU)
  * path; ~0ULL where the device has a DMA range map, which only the

@@ -22,46 +22,31 @@
 #include "devices.h"
 #include "policy.h"
 
-struct edgedma_device_cache {
-	struct device *dev;
-	const char *kobj_name;
-	const struct device_driver *driver;
-	struct edgedma_devrec *rec;
-	unsigned int policy_generation;
-	struct edgedma_policy policy;
-};
+DEFINE_PER_CPU(struct edgedma_device_cache, edgedma_device_caches);
 
-static DEFINE_PER_CPU(struct edgedma_device_cache, edgedma_device_caches);
-
-struct edgedma_devrec *edgedma_device_lookup(struct device *dev,
-					     struct edgedma_policy *policy)
+/*
+ * A device record's slot is only ever claimed for one device address and
+ * refilled when another device (another kobject name) appears at it: the
+ * same address and name are the same record, so the hit test in
+ * edgedma_device_lookup() need not read the record.
+ */
+struct edgedma_devrec *edgedma_device_lookup_slow(struct edgedma_device_cache *c,
+						  struct device *dev,
+						  const struct device_driver *driver,
+						  unsigned int generation)
 {
-	struct edgedma_device_cache *c = this_cpu_ptr(&edgedma_device_caches);
-	/* Read once: an unbind racing with us may clear it under our feet. */
-	const struct device_driver *driver = READ_ONCE(dev->driver);
-	/* Read before the policy is: a change after it refreshes the next call. */
-	unsigned int generation = edgedma_policy_generation();
-	struct edgedma_devrec *rec = c->rec;
-
-	if (likely(c->dev == dev && c->kobj_name == dev->kobj.name &&
-		   c->driver == driver && c->policy_generation == generation &&
-		   READ_ONCE(rec->dev) == dev &&
-		   READ_ONCE(rec->kobj_name) == c->kobj_name)) {
-		*policy = c->policy;
-		return rec;
-	}
+	struct edgedma_devrec *rec;
 
 	c->dev = NULL;
 	rec = edgedma_devrec_get(dev);
 	if (!rec)
 		return NULL;
 	edgedma_devrec_refresh_driver(rec, dev);
-	edgedma_policy_resolve(dev, policy);
+	edgedma_policy_resolve(dev, &c->policy);
 	c->rec = rec;
 	c->kobj_name = dev->kobj.name;
 	c->driver = driver;
 	c->policy_generation = generation;
-	c->policy = *policy;
 	c->dev = dev;
 	return rec;
 }

@@ -24,25 +24,11 @@ static unsigned int device_slots = 256;
 module_param(device_slots, uint, 0444);
 MODULE_PARM_DESC(device_slots, "Devices edgedma can tell apart, 16 to 1024 (default 256)");
 
-static struct edgedma_devrec *edgedma_devrecs;
+struct edgedma_devrec *edgedma_devrecs;
 static unsigned int edgedma_devrec_mask;
 static DEFINE_PER_CPU(u64, edgedma_untracked_calls);
 /* EDGEDMA_DEV_COUNTERS counters per slot, per CPU. */
-static s64 __percpu *edgedma_dev_counters;
-
-static unsigned int edgedma_devrec_slot(const struct edgedma_devrec *rec)
-{
-	return rec - edgedma_devrecs;
-}
-
-void edgedma_devrec_count(const struct edgedma_devrec *rec,
-			  enum edgedma_devrec_counter counter, long delta)
-{
-	s64 __percpu *c = edgedma_dev_counters +
-			  edgedma_devrec_slot(rec) * EDGEDMA_DEV_COUNTERS + counter;
-
-	this_cpu_add(*c, delta);
-}
+s64 __percpu *edgedma_dev_counters;
 
 static s64 edgedma_devrec_counter_sum(unsigned int slot,
 				      enum edgedma_devrec_counter counter)

@@ -5,6 +5,7 @@
 #include <linux/atomic.h>
 #include <linux/seqlock.h>
 #include <linux/spinlock.h>
+#include <linux/percpu.h>
 #include <linux/types.h>
 
 #include "snapshot_store.h"
@@ -73,9 +74,26 @@ void edgedma_devrec_refresh_driver(struct edgedma_devrec *rec, struct device *de
 /* Consistent copies of the record's names; either buffer may be NULL. */
 void edgedma_devrec_names(const struct edgedma_devrec *rec,
 			  char name[EDGEDMA_NAME_LEN], char driver[EDGEDMA_NAME_LEN]);
-/* Any context; @delta may be negative for EDGEDMA_DEV_LIVE. */
-void edgedma_devrec_count(const struct edgedma_devrec *rec,
-			  enum edgedma_devrec_counter counter, long delta);
+/* The table and its counters: read through the helpers below. */
+extern struct edgedma_devrec *edgedma_devrecs;
+extern s64 __percpu *edgedma_dev_counters;
+
+static inline unsigned int edgedma_devrec_slot(const struct edgedma_devrec *rec)
+{
+	return rec - edgedma_devrecs;
+}
+
+/*
+ * Any context; @delta may be negative for EDGEDMA_DEV_LIVE. Inline: the
+ * hooks count several times per call.
+ */
+static inline void edgedma_devrec_count(const struct edgedma_devrec *rec,
+					enum edgedma_devrec_counter counter, long delta)
+{
+	this_cpu_add(*(edgedma_dev_counters +
+		       edgedma_devrec_slot(rec) * EDGEDMA_DEV_COUNTERS + counter),
+		     delta);
+}
 u64 edgedma_devices_untracked(void);
 size_t edgedma_devices_memory(void);	/* bytes preallocated at load */
 /* The driver of @dev binds or has unbound; process context. */

@@ -98,7 +98,13 @@ int edgedma_param_check(const char *name, unsigned long long value,
 u32 edgedma_hook_modes_available(void);
 int edgedma_hook_start(void);		/* in the mode the hook= parameter asks */
 void edgedma_hook_stop(void);
-u32 edgedma_hook_mode_active(void);	/* enum edgedma_hook_mode, 0 if none */
+/* enum edgedma_hook_mode, 0 if none; set by hook.c only. */
+extern u32 edgedma_hook_active;
+/* The mode the hooks run in, 0 if none. Inline: the map path asks. */
+static inline u32 edgedma_hook_mode_active(void)
+{
+	return READ_ONCE(edgedma_hook_active);
+}
 bool edgedma_hook_floor(void);		/* hook_floor=1: empty handlers only */
 u64 edgedma_hook_missed(void);		/* calls the hooks could not see */
 /* Bytes the kernel holds for the hooks (kretprobe instances). */

@@ -34,7 +34,7 @@ static const char * const edgedma_hook_names[] = {
 
 static unsigned int edgedma_hook_request = EDGEDMA_HOOK_AUTO;
 static bool edgedma_floor_requested;
-static u32 edgedma_hook_active;
+u32 edgedma_hook_active;
 
 static int edgedma_hook_param_set(const char *val,
 				  const struct kernel_param *kp)
@@ -146,11 +146,6 @@ void edgedma_hook_stop(void)
 bool edgedma_hook_floor(void)
 {
 	return edgedma_floor_requested;
-}
-
-u32 edgedma_hook_mode_active(void)
-{
-	return READ_ONCE(edgedma_hook_active);
 }
 
 /*

@@ -141,20 +141,22 @@ static void edgedma_pool_put(struct edgedma_mapping *m)
 	clear_bit(m - edgedma_pool, edgedma_pool_used);
 }
 
-bool edgedma_maptrack_add(const struct edgedma_mapping *src, bool addr_unique)
+struct edgedma_mapping *edgedma_maptrack_new(void)
 {
-	unsigned int class = edgedma_class_of(src->size), c;
-	struct edgedma_mapping *m, *old;
+	lockdep_assert_irqs_disabled();
+	return edgedma_pool_get();
+}
+
+void edgedma_maptrack_insert(struct edgedma_mapping *m, bool addr_unique)
+{
+	unsigned int class = edgedma_class_of(m->size), c;
+	struct edgedma_mapping *old;
 	struct hlist_node *next;
 	struct edgedma_bucket *b;
 	HLIST_HEAD(stale);
 	u64 largest;
 
 	lockdep_assert_irqs_disabled();
-	m = edgedma_pool_get();
-	if (!m)
-		return false;
-	*m = *src;
 	INIT_HLIST_NODE(&m->node);
 
 	largest = READ_ONCE(edgedma_largest[class]);
@@ -199,7 +201,6 @@ bool edgedma_maptrack_add(const struct edgedma_mapping *src, bool addr_unique)
 		this_cpu_inc(edgedma_stale);
 		edgedma_devrec_count(m->devrec, EDGEDMA_DEV_LIVE, -1);
 	}
-	return true;
 }
 
 static void edgedma_history_add(const struct edgedma_mapping *m,
@@ -235,10 +236,9 @@ static int edgedma_unmap_fit(const struct edgedma_mapping *m,
 	       (m->dir == want->dir) + (m->kind == want->kind);
 }
 
-bool edgedma_maptrack_remove(struct edgedma_devrec *rec, u64 dma_addr,
-			     const struct edgedma_mapping *want,
-			     unsigned long unmap_caller,
-			     struct edgedma_mapping *out)
+struct edgedma_mapping *edgedma_maptrack_take(struct edgedma_devrec *rec, u64 dma_addr,
+					      const struct edgedma_mapping *want,
+					      unsigned long unmap_caller)
 {
 	/* The class the unmap's size points at first, then the others. */
 	unsigned int first = edgedma_class_of(want->size), i;
@@ -272,15 +272,18 @@ bool edgedma_maptrack_remove(struct edgedma_devrec *rec, u64 dma_addr,
 		raw_spin_unlock(&b->lock);
 	}
 	if (!found)
-		return false;
-
-	*out = *found;
-	edgedma_pool_put(found);
+		return NULL;
 	this_cpu_dec(edgedma_live);
 	this_cpu_inc(edgedma_changes);
 	edgedma_devrec_count(rec, EDGEDMA_DEV_LIVE, -1);
-	edgedma_history_add(out, unmap_caller);
-	return true;
+	/* Remembered now: a snapshot of a finding about the unmap shows it. */
+	edgedma_history_add(found, unmap_caller);
+	return found;
+}
+
+void edgedma_maptrack_release(struct edgedma_mapping *m)
+{
+	edgedma_pool_put(m);
 }
 
 /* Run @update on @rec's mapping at @dma_addr of @size, under its bucket's lock. */

@@ -62,29 +62,33 @@ struct edgedma_unmapped {
 int edgedma_maptrack_init(void);
 void edgedma_maptrack_exit(void);
 
-/*
- * Record a mapping; false when the pool is empty (counted). @addr_unique:
- * no other mapping of the device can be live at its address now (an IOMMU
- * hands an IOVA out once, and the hooks see its unmap before the kernel
- * frees it): an entry still there lost its unmap to the hooks, and is
- * dropped (counted, edgedma_maptrack_stale()).
- */
 /* Off with track_mappings=N: the hooks then neither add nor look up. */
 DECLARE_STATIC_KEY_TRUE(edgedma_tracking_mappings);
 
-bool edgedma_maptrack_add(const struct edgedma_mapping *m, bool addr_unique);
 /*
- * Remove the mapping of @devrec at exactly @dma_addr into @out; false when
- * there is none. The removal is remembered in the unmap history. Two live
- * entries can share an address: in tracepoint mode the hooks see an unmap
- * only after the kernel freed the IOVA, which another CPU may already have
- * mapped again; on the direct path one buffer may be mapped twice.
- * The one whose size (0: any), direction and kind match @want goes first.
+ * Recording a mapping: an entry from the pool (NULL when it is empty,
+ * counted), which the caller fills in place, every field, then inserts.
+ * @addr_unique: no other mapping of the device can be live at its address
+ * now (an IOMMU hands an IOVA out once, and the hooks see its unmap before
+ * the kernel frees it): an entry still there lost its unmap to the hooks,
+ * and is dropped (counted, edgedma_maptrack_stale()). Hook context.
  */
-bool edgedma_maptrack_remove(struct edgedma_devrec *devrec, u64 dma_addr,
-			     const struct edgedma_mapping *want,
-			     unsigned long unmap_caller,
-			     struct edgedma_mapping *out);
+struct edgedma_mapping *edgedma_maptrack_new(void);
+void edgedma_maptrack_insert(struct edgedma_mapping *m, bool addr_unique);
+/*
+ * Take the mapping of @devrec at exactly @dma_addr out of the table and
+ * remember its removal in the unmap history; NULL when there is none. The
+ * caller reads it and then gives it back with edgedma_maptrack_release().
+ * Two live entries can share an address: in tracepoint mode the
+ * hooks see an unmap only after the kernel freed the IOVA, which another
+ * CPU may already have mapped again; on the direct path one buffer may be
+ * mapped twice. The one whose size (0: any), direction and kind match
+ * @want goes first. Hook context.
+ */
+struct edgedma_mapping *edgedma_maptrack_take(struct edgedma_devrec *devrec, u64 dma_addr,
+					      const struct edgedma_mapping *want,
+					      unsigned long unmap_caller);
+void edgedma_maptrack_release(struct edgedma_mapping *m);
 /* Copy the mapping of @devrec that contains [addr, addr + size). */
 bool edgedma_maptrack_find_containing(struct edgedma_devrec *devrec, u64 addr,
 				      u64 size, struct edgedma_mapping *out);

@@ -32,12 +32,7 @@ static DEFINE_RAW_SPINLOCK(edgedma_rules_wlock);
 static seqcount_raw_spinlock_t edgedma_rules_seq =
 	SEQCNT_RAW_SPINLOCK_ZERO(edgedma_rules_seq, &edgedma_rules_wlock);
 /* Bumped by every change a resolved policy depends on (device_cache.c). */
-static atomic_t edgedma_policy_changes = ATOMIC_INIT(0);
-
-unsigned int edgedma_policy_generation(void)
-{
-	return atomic_read(&edgedma_policy_changes);
-}
+atomic_t edgedma_policy_changes = ATOMIC_INIT(0);
 
 void edgedma_policy_changed(void)
 {

@@ -2,6 +2,7 @@
 #ifndef _EDGEDMA_POLICY_H
 #define _EDGEDMA_POLICY_H
 
+#include <linux/atomic.h>
 #include <linux/types.h>
 
 struct device;
@@ -62,7 +63,11 @@ bool edgedma_policy_resolve_once(struct device *dev, struct edgedma_policy *out)
  * A number that changes whenever a resolved policy may: the rules, or a
  * default they fall back on (owned_hash_max).
  */
-unsigned int edgedma_policy_generation(void);
+extern atomic_t edgedma_policy_changes;
+static inline unsigned int edgedma_policy_generation(void)
+{
+	return atomic_read(&edgedma_policy_changes);
+}
 void edgedma_policy_changed(void);
 
 /* Process context (netlink). */

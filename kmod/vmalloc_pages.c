@@ -35,7 +35,6 @@
  * it: the page may be freed and reused for anything afterwards (module text
  * is looked up this way at load, for one).
  */
-#define EDGEDMA_VMALLOC_FRESH		(2 * HZ)
 
 struct edgedma_vmalloc_seen {
 	const struct page *page;
@@ -46,6 +45,9 @@ struct edgedma_vmalloc_seen {
 
 static struct edgedma_vmalloc_seen edgedma_vmalloc_set[1 << EDGEDMA_VMALLOC_SET_BITS];
 static bool edgedma_vmalloc_probe_on;
+/* When a lookup was last recorded (jiffies), and whether one ever was. */
+unsigned long edgedma_vmalloc_last_seen;
+bool edgedma_vmalloc_any_seen;
 
 /*
  * The DMA core's own lookups: it frees (and mmaps) the coherent buffers of
@@ -109,6 +111,8 @@ static int edgedma_vmalloc_to_page_ret(struct kretprobe_instance *ri,
 	WRITE_ONCE(slot->when, jiffies);
 	WRITE_ONCE(slot->caller, caller);
 	WRITE_ONCE(slot->page, page);
+	WRITE_ONCE(edgedma_vmalloc_last_seen, jiffies);
+	WRITE_ONCE(edgedma_vmalloc_any_seen, true);
 	return 0;
 }
 
@@ -120,7 +124,7 @@ static struct kretprobe edgedma_vmalloc_probe = {
 	.maxactive = 64,
 };
 
-unsigned long edgedma_vmalloc_page_seen(struct page *page)
+unsigned long edgedma_vmalloc_page_seen_slow(struct page *page)
 {
 	const struct edgedma_vmalloc_seen *slot;
 

@@ -2427,9 +2427,24 @@ TEST_F(snapshot, iommu_fault_storm_rate_limited)
 		run_mode(_metadata, "use-after-unmap", rec, sizeof(rec));
 	usleep(200 * 1000);	/* the last fault's interrupt */
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	trigger_counts(_metadata, self, &c1);
-	suppressed1 = stat(_metadata, self, EDGEDMA_A_STATS_SNAPSHOTS_SUPPRESSED);
-	dropped1 = stat(_metadata, self, EDGEDMA_A_STATS_SNAPSHOTS_DROPPED);
+	/*
+	 * The counters come in three requests: read them until two readings
+	 * agree, so that no late fault lands between them (its count in one,
+	 * its refusal in the next).
+	 */
+	for (i = 0; i < 20; i++) {
+		struct trigger_reply again;
+
+		trigger_counts(_metadata, self, &c1);
+		suppressed1 = stat(_metadata, self, EDGEDMA_A_STATS_SNAPSHOTS_SUPPRESSED);
+		dropped1 = stat(_metadata, self, EDGEDMA_A_STATS_SNAPSHOTS_DROPPED);
+		trigger_counts(_metadata, self, &again);
+		if (again.fired[fault] == c1.fired[fault] &&
+		    suppressed1 == stat(_metadata, self, EDGEDMA_A_STATS_SNAPSHOTS_SUPPRESSED) &&
+		    dropped1 == stat(_metadata, self, EDGEDMA_A_STATS_SNAPSHOTS_DROPPED))
+			break;
+		usleep(100 * 1000);
+	}
 	seconds = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
 	fired = c1.fired[fault] - c0.fired[fault];
 	taken = c1.taken[fault] - c0.taken[fault];
