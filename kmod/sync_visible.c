@@ -35,19 +35,16 @@
 #include "edgedma.h"
 #include "sync_visible.h"
 
-static bool keep_syncs_visible = true;
-module_param(keep_syncs_visible, bool, 0444);
+bool edgedma_keep_syncs_visible = true;
+module_param_named(keep_syncs_visible, edgedma_keep_syncs_visible, bool, 0444);
 MODULE_PARM_DESC(keep_syncs_visible,
 		 "6.11+: stop the DMA core from skipping the syncs of devices edgedma watches, so sync misuse is seen (default on)");
 
 static DEFINE_PER_CPU(u64, edgedma_skips_cleared);
 static bool edgedma_set_mask_probe_on;
 
-void edgedma_sync_visible_keep(struct edgedma_devrec *rec, struct device *dev)
+void edgedma_sync_visible_clear(struct edgedma_devrec *rec, struct device *dev)
 {
-	if (!EDGEDMA_HAVE_SYNC_SKIPPING || !keep_syncs_visible ||
-	    !edgedma_dev_skips_sync(dev))
-		return;
 	edgedma_dev_set_skip_sync(dev, false);
 	WRITE_ONCE(rec->sync_kept, true);
 	this_cpu_inc(edgedma_skips_cleared);
@@ -111,7 +108,7 @@ int __init edgedma_sync_visible_init(void)
 {
 	int err;
 
-	if (!EDGEDMA_HAVE_SYNC_SKIPPING || !keep_syncs_visible || edgedma_hook_floor())
+	if (!EDGEDMA_HAVE_SYNC_SKIPPING || !edgedma_keep_syncs_visible || edgedma_hook_floor())
 		return 0;
 	err = edgedma_set_mask_probe_start();
 	if (err) {
