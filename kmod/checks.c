@@ -264,11 +264,9 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 {
 	u32 line = cache_line_size();
 	unsigned long lookup;
-	bool ram;
 
 	if (phys == EDGEDMA_NO_PHYS)
 		return;
-	ram = pfn_valid(PHYS_PFN(phys));
 
 	/* Each check's work only where the policy runs it: what it saves. */
 	if (edgedma_check_on(ctx, EDGEDMA_FINDING_STACK_BUFFER) &&
@@ -282,7 +280,7 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
 			      "buffer at phys %#llx is vmalloc memory (mapped through its vmalloc address); the DMA API keeps only the linear map coherent: flush/invalidate_kernel_vmap_range() around the transfer",
 			      phys);
-	else if (!ram)
+	else if (!pfn_valid(PHYS_PFN(phys)))
 		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
 			      "page at phys %#llx is not RAM the kernel manages: was it made with virt_to_page() of a vmalloc or stack address?",
 			      phys);

@@ -45,9 +45,8 @@ struct edgedma_vmalloc_seen {
 
 static struct edgedma_vmalloc_seen edgedma_vmalloc_set[1 << EDGEDMA_VMALLOC_SET_BITS];
 static bool edgedma_vmalloc_probe_on;
-/* When a lookup was last recorded (jiffies), and whether one ever was. */
+/* When a lookup was last recorded (jiffies); set at load to outside the window. */
 unsigned long edgedma_vmalloc_last_seen;
-bool edgedma_vmalloc_any_seen;
 
 /*
  * The DMA core's own lookups: it frees (and mmaps) the coherent buffers of
@@ -112,7 +111,6 @@ static int edgedma_vmalloc_to_page_ret(struct kretprobe_instance *ri,
 	WRITE_ONCE(slot->caller, caller);
 	WRITE_ONCE(slot->page, page);
 	WRITE_ONCE(edgedma_vmalloc_last_seen, jiffies);
-	WRITE_ONCE(edgedma_vmalloc_any_seen, true);
 	return 0;
 }
 
@@ -156,6 +154,8 @@ int edgedma_vmalloc_pages_init(void)
 {
 	unsigned int i;
 	int err;
+
+	edgedma_vmalloc_last_seen = jiffies - EDGEDMA_VMALLOC_FRESH;
 
 	for (i = 0; i < ARRAY_SIZE(edgedma_dma_core_lookups); i++)
 		edgedma_function_range(edgedma_dma_core_lookups[i],

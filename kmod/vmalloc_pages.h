@@ -19,7 +19,6 @@ size_t edgedma_vmalloc_pages_memory(void);	/* bytes held while loaded */
 #define EDGEDMA_VMALLOC_FRESH		(2 * HZ)
 
 extern unsigned long edgedma_vmalloc_last_seen;
-extern bool edgedma_vmalloc_any_seen;
 
 unsigned long edgedma_vmalloc_page_seen_slow(struct page *page);
 
@@ -30,8 +29,7 @@ unsigned long edgedma_vmalloc_page_seen_slow(struct page *page);
  */
 static inline unsigned long edgedma_vmalloc_page_seen(struct page *page)
 {
-	if (!READ_ONCE(edgedma_vmalloc_any_seen) ||
-	    !time_before(jiffies, READ_ONCE(edgedma_vmalloc_last_seen) +
+	if (!time_before(jiffies, READ_ONCE(edgedma_vmalloc_last_seen) +
 				  EDGEDMA_VMALLOC_FRESH))
 		return 0;
 	return edgedma_vmalloc_page_seen_slow(page);
