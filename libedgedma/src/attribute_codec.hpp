@@ -360,6 +360,27 @@ constexpr RuleIndex<rule_count> index_rules(
 	return index;
 }
 
+// What walk_set() and the constexpr decode_set_into() check once the
+// attributes are read: seen has a bit for each rule whose attribute came.
+template <typename Record, std::size_t rule_count>
+[[gnu::always_inline]] inline void
+check_set_end(std::string_view context, const AttributeCursor &attribute,
+	      const std::array<AttributeRule<Record>, rule_count> &rules,
+	      const RuleIndex<rule_count> &index, std::uint64_t seen)
+{
+	// nla_next() may overshoot below zero on an unpadded last attribute;
+	// only bytes left over mean a cut or corrupt stream.
+	if (attribute.remaining() > 0)
+		throw malformed(context, std::to_string(attribute.remaining()) +
+				" bytes after the last attribute do not form an attribute");
+
+	if ((seen & index.required) != index.required) [[unlikely]] {
+		for (std::size_t i = 0; i < rule_count; i++)
+			if ((index.required >> i & 1) && !(seen >> i & 1))
+				throw malformed(context, "missing " + std::string(rules[i].name));
+	}
+}
+
 // The walk decode_set_into() makes over a set's attributes, with what it
 // does to a field left to reset(which) and store(which, payload), which
 // is the rule at index which of rules.
@@ -395,17 +416,7 @@ walk_set(std::string_view context, AttributeStream stream,
 		seen |= bit;
 		store(which, attribute.payload());
 	}
-	// nla_next() may overshoot below zero on an unpadded last attribute;
-	// only bytes left over mean a cut or corrupt stream.
-	if (attribute.remaining() > 0)
-		throw malformed(context, std::to_string(attribute.remaining()) +
-				" bytes after the last attribute do not form an attribute");
-
-	if ((seen & index.required) != index.required) [[unlikely]] {
-		for (std::size_t i = 0; i < rule_count; i++)
-			if ((index.required >> i & 1) && !(seen >> i & 1))
-				throw malformed(context, "missing " + std::string(rules[i].name));
-	}
+	check_set_end(context, attribute, rules, index, seen);
 }
 
 // Decodes an attribute set into record, which is either value-initialised
@@ -438,39 +449,59 @@ void decode_set_into(std::string_view context, AttributeStream stream,
 }
 
 // decode_set_into() for a table known when compiling (constexpr), for the
-// sets that come by the million: each rule's field is then a constant, so
-// the store of an attribute is a jump to a move at a fixed offset instead
-// of a look at the rule's destination and a store through a member
-// pointer. The same table, so the same decoding.
+// sets that come by the million: each rule's type, field and whether it
+// keeps a value are then constants, so an attribute is one comparison per
+// rule that the compiler turns into a jump table, straight to a move at a
+// fixed offset and a test of a constant bit, instead of a look-up of the
+// rule, a jump on its index and a look at the rule's destination. The same
+// table and the same checks as walk_set(), so the same decoding.
 template <const auto &rules, typename Record>
 void decode_set_into(std::string_view context, AttributeStream stream, Record &record)
 {
 	static constexpr auto index = index_rules(rules);
-	// Calls act(std::integral_constant<std::size_t, which>) for the rule
-	// which, with the one comparison per rule turned into a jump table.
-	auto for_rule = [&]<typename Act>(std::size_t which, Act act) {
+	std::uint64_t seen = 0;
+	// Optional fields back to empty; the others are overwritten.
+	auto reset = [&]<std::size_t rule>() {
+		if constexpr ((index.resettable >> rule & 1) != 0)
+			ResetField<Record>{record}(
+				std::get<rules[rule].destination.index()>(rules[rule].destination));
+	};
+	// The attribute into the field of rule.
+	auto store = [&]<std::size_t rule>(std::span<const std::byte> payload) {
+		constexpr std::uint64_t bit = std::uint64_t{1} << rule;
+		constexpr auto &destination = rules[rule].destination;
+		// Padding may come before every u64; a value must come once, or
+		// which one counts would be a guess.
+		if constexpr ((index.valued & bit) != 0) {
+			if (seen & bit) [[unlikely]]
+				throw malformed(context, std::string(rules[rule].name) +
+						" appears more than once");
+		}
+		seen |= bit;
+		store_attribute(record, std::get<destination.index()>(destination), payload,
+				context, rules[rule].name);
+	};
+	auto each_rule = [&]<std::size_t... rule>(std::index_sequence<rule...>) {
+		(reset.template operator()<rule>(), ...);
+	};
+	each_rule(std::make_index_sequence<rules.size()>{});
+
+	AttributeCursor attribute(context, stream);
+	for (; attribute.ok(); attribute.next()) {
+		const int type = attribute.type();
+		const std::span<const std::byte> payload = attribute.payload();
+		// The first rule of a type wins, as in index_rules(); a type no
+		// rule names is from a newer module, not ours to judge.
+		// (A chain of conditionals on the type, which GCC makes a jump
+		// table of; early returns from a lambda per rule it does not.)
 		[&]<std::size_t... rule>(std::index_sequence<rule...>) {
-			(void)((which == rule ? (act(std::integral_constant<std::size_t, rule>{}), true)
-					      : false) ||
+			(void)((type == rules[rule].type
+					? (store.template operator()<rule>(payload), true)
+					: false) ||
 			       ...);
 		}(std::make_index_sequence<rules.size()>{});
-	};
-	walk_set(
-		context, stream, rules, index,
-		[&](std::size_t which) {
-			for_rule(which, [&](auto rule) {
-				constexpr auto &destination = rules[rule].destination;
-				constexpr auto field = std::get<destination.index()>(destination);
-				ResetField<Record>{record}(field);
-			});
-		},
-		[&](std::size_t which, std::span<const std::byte> payload) {
-			for_rule(which, [&](auto rule) {
-				constexpr auto &destination = rules[rule].destination;
-				constexpr auto field = std::get<destination.index()>(destination);
-				store_attribute(record, field, payload, context, rules[rule].name);
-			});
-		});
+	}
+	check_set_end(context, attribute, rules, index, seen);
 }
 
 template <typename Record, std::size_t rule_count>
