@@ -95,18 +95,27 @@ userspace:
 GUEST_RULES := $(addprefix guest-tools-,$(GUEST_ARCHES))
 guest-tools: $(GUEST_RULES)
 
-guest-cmake-args-x86_64 :=
-guest-cmake-args-arm64 := -DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \
-	-DEDGEDMA_SYSROOT=$(BUILD)/sysroot-arm64
+# The x86_64 guests' tool and edgedma-bench-ingest are the host build's own
+# objects linked static (EDGEDMA_STATIC_TOOLS, in BUILD/host/static): no
+# second build. The arm64 ones are a cross build of their own.
+guest-programs-x86_64:
+	cmake -S . -B $(BUILD)/host -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEDGEDMA_STATIC_TOOLS=ON >/dev/null
+	cmake --build $(BUILD)/host -j$(JOBS) --target edgedma-static edgedma-bench-ingest-static
+guest-programs-arm64:
+	cmake -S . -B $(BUILD)/guest-arm64 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DEDGEDMA_STATIC=ON -DEDGEDMA_BUILD_TESTS=OFF \
+		-DCMAKE_TOOLCHAIN_FILE=$(CURDIR)/cmake/aarch64-linux-gnu.cmake \
+		-DEDGEDMA_SYSROOT=$(BUILD)/sysroot-arm64 >/dev/null
+	cmake --build $(BUILD)/guest-arm64 -j$(JOBS)
+guest-tool-x86_64 := $(BUILD)/host/static/edgedma
+guest-ingest-x86_64 := $(BUILD)/host/static/edgedma-bench-ingest
+guest-tool-arm64 := $(BUILD)/guest-arm64/tools/edgedma/edgedma
+guest-ingest-arm64 := $(BUILD)/guest-arm64/bench/ingest/edgedma-bench-ingest
 
-$(GUEST_RULES): guest-tools-%:
-	cmake -S . -B $(BUILD)/guest-$* -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DEDGEDMA_STATIC=ON -DEDGEDMA_BUILD_TESTS=OFF $(guest-cmake-args-$*) >/dev/null
-	cmake --build $(BUILD)/guest-$* -j$(JOBS)
+$(GUEST_RULES): guest-tools-%: guest-programs-%
 	$(MAKE) -s -C tests/kselftest O=$(BUILD)/guest/$*/kselftest CC=$(call cross_cc,$*)
 	@mkdir -p $(BUILD)/guest/$*/bin
-	@cp $(BUILD)/guest-$*/tools/edgedma/edgedma $(BUILD)/guest/$*/bin/
-	@cp $(BUILD)/guest-$*/bench/ingest/edgedma-bench-ingest $(BUILD)/guest/$*/bin/
+	@cp $(guest-tool-$*) $(guest-ingest-$*) $(BUILD)/guest/$*/bin/
 	@cp tests/guest/run-suite $(BUILD)/guest/$*/bin/edgedma-run-suite
 	@cp tests/guest/kmemleak-check $(BUILD)/guest/$*/bin/edgedma-kmemleak-check
 	@cp $(BUILD)/guest/$*/kselftest/helpers/edgedma-as-nobody \
@@ -250,4 +259,5 @@ clean:
 	$(MAKE) -s -C tests/kselftest clean O=$(BUILD)/guest/x86_64/kselftest || true
 
 .PHONY: all module modules-all $(MODULE_RULES) kernel-$(BENCH_KERNEL) module-$(BENCH_KERNEL) userspace guest-tools $(GUEST_RULES) \
+	guest-programs-x86_64 guest-programs-arm64 \
 	deps build-all check fuzz fuzz-module bench soak demo clean install install-userspace install-module dkms-source
