@@ -52,6 +52,20 @@ class Symbols(unittest.TestCase):
         self.assertNotIn("hidden_symbol", names)
 
 
+class ProgramSymbols(unittest.TestCase):
+    def test_demangled_names_kept_whole(self):
+        symbols = tool.parse_program_symbols([
+            "0000000000401000 T main",
+            "0000000000402000 t edgedma::detail::decode_map_event_into(edgedma::AttributeStream, std::basic_string_view<char>)",
+            "0000000000500000 B some_bss",
+            "                 U undefined_one",
+        ], "consumer")
+        self.assertEqual(symbols, [
+            (0x401000, "main [consumer]"),
+            (0x402000, "edgedma::detail::decode_map_event_into(edgedma::AttributeStream, "
+                       "std::basic_string_view<char>) [consumer]")])
+
+
 class Blocks(unittest.TestCase):
     def test_lines_read(self):
         self.assertEqual(tool.parse_blocks(["ffffffff81000100 5 10", "", "ffffffffc0001004 3 2"]),
@@ -91,9 +105,12 @@ class PerPair(unittest.TestCase):
     def test_summary_separates_edgedma(self):
         costs = {"ktime_get": (40.0, 8.0), "edgedma_track [edgedma]": (100.0, 20.0),
                  "bench_thread_fn [edgedma_bench_edu]": (30.0, 7.0)}
-        self.assertEqual(tool.summary(costs), {"insns": 170.0, "blocks": 35.0,
+        costs["decode [consumer]"] = (50.0, 5.0)
+        self.assertEqual(tool.summary(costs), {"insns": 220.0, "blocks": 40.0,
                                                "edgedma_insns": 100.0,
-                                               "edgedma_blocks": 20.0})
+                                               "edgedma_blocks": 20.0,
+                                               "consumer_insns": 50.0,
+                                               "consumer_blocks": 5.0})
 
     def test_render_shows_both_columns_and_their_difference(self):
         first = {"edgedma_track [edgedma]": (100.0, 20.0), "tiny": (1.0, 1.0)}

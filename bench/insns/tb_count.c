@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A QEMU TCG plugin for bench/insn-profile: counts the guest kernel's
- * instructions, per translation block, exactly. Every kernel block is given
- * an inline counter of its executions (no callback: the count costs one
- * add); at exit the blocks that ran go to out=FILE, one "vaddr insns execs"
- * line each, and the profile tool maps them onto the guest's symbols.
+ * instructions (with user=1, user space's too), per translation block,
+ * exactly. Every block counted is given an inline counter of its executions
+ * (no callback: the count costs one add); at exit the blocks that ran go to
+ * out=FILE, one "vaddr insns execs" line each, and the profile tool maps
+ * them onto the guest's symbols.
  *
  * The plugin API is QEMU's (include/qemu/qemu-plugin.h, version 1, as in
  * QEMU 7.2, Debian 12's): Debian ships the loader but not the header, so the
@@ -38,7 +39,7 @@ EXPORTED int qemu_plugin_version = 1;
 
 /* Both 64-bit guests' kernels live in the top half of the address space. */
 #define KERNEL_START	0xffff000000000000ULL
-/* Distinct kernel blocks a boot translates: tens of thousands. */
+/* Distinct blocks a boot translates: tens of thousands. */
 #define SLOTS		(1u << 21)
 
 struct block {
@@ -53,6 +54,7 @@ static struct block *blocks;
 static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *out_path;
 static int table_full;
+static int count_user;
 
 static struct block *block_of(uint64_t vaddr, uint64_t insns)
 {
@@ -78,7 +80,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	uint64_t vaddr = qemu_plugin_tb_vaddr(tb);
 	struct block *b;
 
-	if (vaddr < KERNEL_START)
+	if (vaddr < KERNEL_START && !count_user)
 		return;
 	pthread_mutex_lock(&blocks_lock);
 	b = block_of(vaddr, qemu_plugin_tb_n_insns(tb));
@@ -101,7 +103,7 @@ static void write_counts(qemu_plugin_id_t id, void *userdata)
 	}
 	/* A count that missed blocks must not pass for a whole one. */
 	if (table_full)
-		fprintf(out, "# incomplete: more than %u kernel blocks\n", SLOTS);
+		fprintf(out, "# incomplete: more than %u blocks\n", SLOTS);
 	for (i = 0; i < SLOTS; i++)
 		if (blocks[i].execs)
 			fprintf(out, "%llx %llu %llu\n",
@@ -119,6 +121,8 @@ EXPORTED int qemu_plugin_install(qemu_plugin_id_t id, const void *info,
 	for (i = 0; i < argc; i++)
 		if (!strncmp(argv[i], "out=", 4))
 			out_path = strdup(argv[i] + 4);
+		else if (!strcmp(argv[i], "user=1"))
+			count_user = 1;
 	if (!out_path) {
 		fprintf(stderr, "tb_count: give out=FILE\n");
 		return -1;

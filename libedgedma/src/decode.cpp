@@ -888,13 +888,27 @@ void decode_map_event_into(AttributeStream attributes, std::string_view context,
 	decode_set_into<map_event_rules>(context, attributes, event);
 }
 
+void decode_map_events_into(AttributeStream attributes, std::string_view context,
+			    std::vector<MapEvent> &events)
+{
+	const std::size_t before = events.size();
+	try {
+		for_each_attribute(context, attributes, [&](const nlattr &attribute) {
+			if (nla_type(&attribute) == EDGEDMA_A_MAP_EVENTS_EVENT)
+				decode_map_event_into(payload_of(attribute), context,
+						      events.emplace_back());
+		});
+	} catch (...) {
+		// All of the message's events or none of them.
+		events.resize(before);
+		throw;
+	}
+}
+
 std::vector<MapEvent> decode_map_events(AttributeStream attributes, std::string_view context)
 {
 	std::vector<MapEvent> events;
-	for_each_attribute(context, attributes, [&](const nlattr &attribute) {
-		if (nla_type(&attribute) == EDGEDMA_A_MAP_EVENTS_EVENT)
-			events.push_back(decode_map_event(payload_of(attribute), context));
-	});
+	decode_map_events_into(attributes, context, events);
 	return events;
 }
 

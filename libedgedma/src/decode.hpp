@@ -55,6 +55,10 @@ void decode_map_event_into(AttributeStream attributes, std::string_view context,
 			   MapEvent &event);
 // The events of a MAP_EVENTS notification (nested EDGEDMA_A_MAP_EVENTS_EVENT).
 std::vector<MapEvent> decode_map_events(AttributeStream attributes, std::string_view context);
+// The same, appended to events (decoded in place: no event is moved); on a
+// malformed message events is left as it was and Error thrown.
+void decode_map_events_into(AttributeStream attributes, std::string_view context,
+			    std::vector<MapEvent> &events);
 
 MapEventsState decode_map_events_state(AttributeStream attributes);
 FoldingState decode_folding_state(AttributeStream attributes);

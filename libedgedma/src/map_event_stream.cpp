@@ -144,11 +144,9 @@ private:
 				if (detail::genl_command(message, notification) ==
 				    EDGEDMA_CMD_MAP_EVENTS) {
 					counters_.messages++;
-					auto events = detail::decode_map_events(
+					detail::decode_map_events_into(
 						detail::genl_attributes(message, notification),
-						notification);
-					for (auto &event : events)
-						pending_.push_back(std::move(event));
+						notification, pending_);
 				}
 			} else if (message.nlmsg_type == GENL_ID_CTRL) {
 				if (detail::says_family_removed(message, ids_.family))
@@ -169,10 +167,15 @@ private:
 	// Pending events in (cpu, seq) order, with the gaps between them.
 	void deliver(std::vector<MapStreamEvent> &out)
 	{
-		// Batched receives may complete out of order.
-		std::ranges::stable_sort(pending_, [](const MapEvent &a, const MapEvent &b) {
+		// Batched receives may complete out of order; a multishot recv
+		// and one sender keep each CPU's events in order, and the check
+		// costs far less than a sort (a merge sort allocates and moves
+		// every event).
+		auto by_cpu_seq = [](const MapEvent &a, const MapEvent &b) {
 			return a.cpu != b.cpu ? a.cpu < b.cpu : a.seq < b.seq;
-		});
+		};
+		if (!std::ranges::is_sorted(pending_, by_cpu_seq))
+			std::ranges::stable_sort(pending_, by_cpu_seq);
 		for (auto &event : pending_) {
 			auto found = cpus_.find(event.cpu);
 			if (found == cpus_.end() || event.seq < found->second.start)

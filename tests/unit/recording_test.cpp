@@ -417,6 +417,43 @@ TEST(MapEventCodec, NotificationWithSeveralEventsDecodes)
 	EXPECT_EQ(decoded, sent);
 }
 
+TEST(MapEventCodec, NotificationDecodesAppendedAfterEarlierEvents)
+{
+	GenlMessage message(EDGEDMA_CMD_MAP_EVENTS);
+	std::vector<MapEvent> sent{sample_map_event(1, 7), sample_map_event(1, 8)};
+	for (const auto &event : sent) {
+		std::vector<std::byte> attributes;
+		detail::encode_map_event(event, attributes);
+		message.put_bytes(EDGEDMA_A_MAP_EVENTS_EVENT | NLA_F_NESTED, attributes);
+	}
+	std::vector<MapEvent> events{sample_map_event(0, 3)};
+	detail::decode_map_events_into(message.attributes(), "MAP_EVENTS", events);
+	ASSERT_EQ(events.size(), 3u);
+	EXPECT_EQ(events[0], sample_map_event(0, 3));
+	EXPECT_EQ(events[1], sent[0]);
+	EXPECT_EQ(events[2], sent[1]);
+}
+
+TEST(MapEventCodec, MalformedNotificationAppendsNothing)
+{
+	GenlMessage message(EDGEDMA_CMD_MAP_EVENTS);
+	std::vector<std::byte> good;
+	detail::encode_map_event(sample_map_event(1, 7), good);
+	message.put_bytes(EDGEDMA_A_MAP_EVENTS_EVENT | NLA_F_NESTED, good);
+	// The second event lacks every required attribute but one.
+	std::vector<std::byte> bad;
+	MapEvent partial = sample_map_event(1, 8);
+	detail::encode_map_event(partial, bad);
+	bad.resize(16);
+	message.put_bytes(EDGEDMA_A_MAP_EVENTS_EVENT | NLA_F_NESTED, bad);
+
+	std::vector<MapEvent> events{sample_map_event(0, 3)};
+	EXPECT_THROW(detail::decode_map_events_into(message.attributes(), "MAP_EVENTS", events),
+		     Error);
+	ASSERT_EQ(events.size(), 1u);
+	EXPECT_EQ(events[0], sample_map_event(0, 3));
+}
+
 TEST(MapEventCodec, DecodingIntoAnEarlierEventGivesTheFreshDecode)
 {
 	MapEvent earlier = sample_map_event(1, 9);
