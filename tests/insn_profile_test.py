@@ -93,6 +93,19 @@ class Blocks(unittest.TestCase):
         self.assertEqual(totals["?"], [3, 1])
 
 
+class ModuleBlocks(unittest.TestCase):
+    def test_keyed_by_function_and_offset(self):
+        symbols = tool.parse_symbols(KALLSYMS)
+        blocks = tool.module_blocks(symbols, [
+            (0xffffffffc0001090, 7, 3),    # edgedma_judge_call + 0x10
+            (0xffffffffc0001090, 7, 2),    # the same block counted twice
+            (0xffffffffc0001000, 1, 4),    # edgedma_track_call + 0
+            (0xffffffff81000100, 5, 10),   # the kernel's: left out
+        ])
+        self.assertEqual(blocks, {("edgedma_judge_call", 0x10, 7): 5,
+                                  ("edgedma_track_call", 0, 1): 4})
+
+
 class PerPair(unittest.TestCase):
     def test_difference_divided_by_pairs(self):
         base = {"a": [1000, 100], "boot_only": [50, 5]}
