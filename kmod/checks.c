@@ -659,7 +659,7 @@ static struct edgedma_mapping *edgedma_unmap_one(const struct edgedma_ctx *ctx,
 						 u64 dma_addr, u64 size)
 {
 	const struct edgedma_call *c = ctx->call;
-	const struct edgedma_mapping want = {
+	const struct edgedma_unmap_want want = {
 		.size = c->kind == EDGEDMA_CALL_UNMAP_SG ? 0 : size,
 		.dir = c->dir,
 		.kind = edgedma_map_kind_of(c->kind),
@@ -741,7 +741,7 @@ static void edgedma_on_unmap_sg(const struct edgedma_ctx *ctx)
 	count = min_t(u32, first->sg_count, c->nents);
 	edgedma_maptrack_release(first);
 	for_each_sg(c->sgl, sg, count, i) {
-		const struct edgedma_mapping want = {
+		const struct edgedma_unmap_want want = {
 			.dir = c->dir,
 			.kind = EDGEDMA_CALL_MAP_SG,
 		};

@@ -183,23 +183,49 @@ struct edgedma_tp_layout {
 static struct edgedma_tp_layout edgedma_tp_layouts[EDGEDMA_TP_LAYOUTS];
 static atomic_t edgedma_tp_layouts_claimed = ATOMIC_INIT(0);
 
-static bool edgedma_tp_stack_word(unsigned long sp, unsigned int off,
-				  unsigned long *word)
-{
-	unsigned long stack = (unsigned long)task_stack_page(current);
-	unsigned long at = sp + off, w;
+/*
+ * The probe's stack pointer and the task stack it is on, read once per
+ * probe: every slot read below checks against them.
+ */
+struct edgedma_tp_stack {
+	unsigned long sp;
+	unsigned long low, high;	/* the task's stack */
+};
 
-	/*
-	 * Within the task's stack, where a process-context call runs, a plain
-	 * read (not instrumented: the slot is in another function's frame).
-	 * Elsewhere (an interrupt stack) slots of a foreign chain may sit
-	 * past the stack's end: a read that may fault, which costs more.
-	 */
-	if (likely(sp >= stack && at + sizeof(w) <= stack + THREAD_SIZE))
-		w = READ_ONCE_NOCHECK(*(unsigned long *)at);
-	else if (get_kernel_nofault(w, (unsigned long *)at))
+static __always_inline void edgedma_tp_stack_of(struct edgedma_tp_stack *s,
+						unsigned long sp)
+{
+	s->sp = sp;
+	s->low = (unsigned long)task_stack_page(current);
+	s->high = s->low + THREAD_SIZE;
+}
+
+/* A slot off the task's stack (an interrupt stack): a read that may fault. */
+static noinline bool edgedma_tp_foreign_word(unsigned long at, unsigned long *word)
+{
+	unsigned long w;
+
+	if (get_kernel_nofault(w, (unsigned long *)at))
 		return false;
 	*word = edgedma_strip_code_pointer(w);
+	return true;
+}
+
+/*
+ * Within the task's stack, where a process-context call runs, a plain read
+ * (not instrumented: the slot is in another function's frame). Elsewhere
+ * (an interrupt stack) slots of a foreign chain may sit past the stack's
+ * end: a read that may fault, which costs more. Inline: the probes read
+ * two slots per call.
+ */
+static __always_inline bool edgedma_tp_stack_word(const struct edgedma_tp_stack *s,
+						  unsigned int off, unsigned long *word)
+{
+	unsigned long at = s->sp + off;
+
+	if (unlikely(s->sp < s->low || at + sizeof(*word) > s->high))
+		return edgedma_tp_foreign_word(at, word);
+	*word = edgedma_strip_code_pointer(READ_ONCE_NOCHECK(*(unsigned long *)at));
 	return true;
 }
 
@@ -210,14 +236,14 @@ static bool edgedma_tp_stack_word(unsigned long sp, unsigned int off,
  * twice cannot tell which slot the live call pushed, so nothing is learned
  * from this call and a later one tries again.
  */
-static bool edgedma_tp_find_slot(unsigned long sp, unsigned int from,
+static bool edgedma_tp_find_slot(const struct edgedma_tp_stack *stack, unsigned int from,
 				 unsigned long value, unsigned int *off)
 {
 	unsigned int at, found = 0;
 	unsigned long w;
 
 	for (at = from; at < EDGEDMA_TP_SCAN_BYTES; at += sizeof(unsigned long)) {
-		if (!edgedma_tp_stack_word(sp, at, &w) || w != value)
+		if (!edgedma_tp_stack_word(stack, at, &w) || w != value)
 			continue;
 		if (found++)
 			return false;
@@ -226,14 +252,15 @@ static bool edgedma_tp_find_slot(unsigned long sp, unsigned int from,
 	return found == 1;
 }
 
-static void edgedma_tp_learn_layout(unsigned long probe_ret, unsigned long sp,
+static void edgedma_tp_learn_layout(unsigned long probe_ret,
+				    const struct edgedma_tp_stack *stack,
 				    unsigned long api_ret, unsigned long caller)
 {
 	struct edgedma_tp_layout *l;
 	unsigned int api_off, caller_off, n;
 
-	if (!edgedma_tp_find_slot(sp, 0, api_ret, &api_off) ||
-	    !edgedma_tp_find_slot(sp, 0, caller, &caller_off) ||
+	if (!edgedma_tp_find_slot(stack, 0, api_ret, &api_off) ||
+	    !edgedma_tp_find_slot(stack, 0, caller, &caller_off) ||
 	    caller_off <= api_off)
 		return;
 	n = atomic_inc_return(&edgedma_tp_layouts_claimed);
@@ -247,14 +274,14 @@ static void edgedma_tp_learn_layout(unsigned long probe_ret, unsigned long sp,
 	smp_store_release(&l->ready, true);
 }
 
-static noinline unsigned long edgedma_tp_caller_slow(unsigned long probe_ret,
-						     unsigned long sp)
+static noinline unsigned long
+edgedma_tp_caller_slow(unsigned long probe_ret, const struct edgedma_tp_stack *stack)
 {
 	unsigned long api_ret = 0, caller;
 
 	caller = edgedma_tp_caller_unwound(&api_ret);
 	if (caller)
-		edgedma_tp_learn_layout(probe_ret, sp, api_ret, caller);
+		edgedma_tp_learn_layout(probe_ret, stack, api_ret, caller);
 	return caller;
 }
 
@@ -265,24 +292,25 @@ static noinline unsigned long edgedma_tp_caller_slow(unsigned long probe_ret,
 static __always_inline unsigned long edgedma_tp_caller(void)
 {
 	unsigned long probe_ret = (unsigned long)__builtin_return_address(0);
-	unsigned long sp = current_stack_pointer;
 	unsigned int i, n = min_t(unsigned int, EDGEDMA_TP_LAYOUTS,
 				  atomic_read(&edgedma_tp_layouts_claimed));
+	struct edgedma_tp_stack stack;
 	unsigned long api_ret, caller;
 
+	edgedma_tp_stack_of(&stack, current_stack_pointer);
 	for (i = 0; i < n; i++) {
 		const struct edgedma_tp_layout *l = &edgedma_tp_layouts[i];
 
 		if (!smp_load_acquire(&l->ready) || l->probe_ret != probe_ret)
 			continue;
-		if (!edgedma_tp_stack_word(sp, l->api_off, &api_ret) ||
+		if (!edgedma_tp_stack_word(&stack, l->api_off, &api_ret) ||
 		    api_ret != l->api_ret)
 			continue;
-		if (edgedma_tp_stack_word(sp, l->caller_off, &caller) &&
+		if (edgedma_tp_stack_word(&stack, l->caller_off, &caller) &&
 		    caller && !edgedma_in_api(caller))
 			return caller;
 	}
-	return edgedma_tp_caller_slow(probe_ret, sp);
+	return edgedma_tp_caller_slow(probe_ret, &stack);
 }
 
 static void edgedma_tp_map_page(void *data, struct device *dev,

@@ -230,14 +230,14 @@ static void edgedma_history_add(const struct edgedma_mapping *m,
 
 /* How well @m fits an unmap described by @want: size, direction, kind. */
 static int edgedma_unmap_fit(const struct edgedma_mapping *m,
-			     const struct edgedma_mapping *want)
+			     const struct edgedma_unmap_want *want)
 {
 	return (!want->size || m->size == want->size) +
 	       (m->dir == want->dir) + (m->kind == want->kind);
 }
 
 struct edgedma_mapping *edgedma_maptrack_take(struct edgedma_devrec *rec, u64 dma_addr,
-					      const struct edgedma_mapping *want,
+					      const struct edgedma_unmap_want *want,
 					      unsigned long unmap_caller)
 {
 	/* The class the unmap's size points at first, then the others. */

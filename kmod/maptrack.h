@@ -75,6 +75,13 @@ DECLARE_STATIC_KEY_TRUE(edgedma_tracking_mappings);
  */
 struct edgedma_mapping *edgedma_maptrack_new(void);
 void edgedma_maptrack_insert(struct edgedma_mapping *m, bool addr_unique);
+/* What an unmap says of the mapping it undoes. */
+struct edgedma_unmap_want {
+	u64 size;	/* 0: any (an sg list's segment) */
+	u32 dir;
+	u32 kind;	/* the map call's enum edgedma_call_kind */
+};
+
 /*
  * Take the mapping of @devrec at exactly @dma_addr out of the table and
  * remember its removal in the unmap history; NULL when there is none. The
@@ -86,7 +93,7 @@ void edgedma_maptrack_insert(struct edgedma_mapping *m, bool addr_unique);
  * @want goes first. Hook context.
  */
 struct edgedma_mapping *edgedma_maptrack_take(struct edgedma_devrec *devrec, u64 dma_addr,
-					      const struct edgedma_mapping *want,
+					      const struct edgedma_unmap_want *want,
 					      unsigned long unmap_caller);
 void edgedma_maptrack_release(struct edgedma_mapping *m);
 /* Copy the mapping of @devrec that contains [addr, addr + size). */
