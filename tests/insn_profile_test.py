@@ -135,6 +135,43 @@ class PerPair(unittest.TestCase):
         self.assertNotIn("tiny", text)
 
 
+def load_report():
+    loader = importlib.machinery.SourceFileLoader(
+        "write_report", str(REPO / "bench/write-report"))
+    spec = importlib.util.spec_from_loader("write_report", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+class BenchmarksPage(unittest.TestCase):
+    """make bench's "Instructions per pair" section (bench/write-report)."""
+
+    def run_of(self, hook, variant, insns, own, functions):
+        return {"arch": "x86_64", "kernel": "6.12", "path": "direct", "hook": hook,
+                "variant": variant, "pairs": 400000, "base_pairs": 20000,
+                "summary": {"insns": insns, "blocks": insns / 4, "edgedma_insns": own,
+                            "edgedma_blocks": own / 4, "consumer_insns": 0,
+                            "consumer_blocks": 0},
+                "functions": functions}
+
+    def test_added_over_not_loaded_and_the_costliest_functions(self):
+        report = load_report()
+        runs = [self.run_of("tracepoint", "full", 1700.0, 1300.0,
+                            {"edgedma_judge_call [edgedma]": {"insns": 200.0, "blocks": 45.0},
+                             "tiny [edgedma]": {"insns": 4.0, "blocks": 1.0}}),
+                self.run_of(None, "none", 180.0, 0.0, {})]
+        text = report.insns_section({"insns": runs})
+        self.assertIn("x86_64 6.12, direct", text)
+        self.assertRegex(text, r"edgedma, tracepoint mode \| 1700 +\| 425 +\| 1520 +\| 1300")
+        self.assertIn("``edgedma_judge_call [edgedma]``", text)
+        self.assertNotIn("tiny", text)
+        self.assertNotIn("behind the IOMMU", text)
+
+    def test_no_counts_no_section(self):
+        self.assertEqual(load_report().insns_section({"insns": None}), "")
+
+
 @unittest.skipIf(shutil.which("gcc") is None, "no gcc")
 class Plugin(unittest.TestCase):
     def test_builds_and_exports_the_loader_symbols(self):
