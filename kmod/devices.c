@@ -276,6 +276,7 @@ int __init edgedma_devices_init(void)
 		return -ENOMEM;
 	}
 	for (i = 0; i < slots; i++) {
+		edgedma_devrecs[i].slot = i;
 		raw_spin_lock_init(&edgedma_devrecs[i].names_lock);
 		seqcount_raw_spinlock_init(&edgedma_devrecs[i].names_seq,
 					   &edgedma_devrecs[i].names_lock);

@@ -52,6 +52,12 @@ struct edgedma_devrec {
 	/* Snapshots of this device in the current second (snapshot_rate). */
 	struct edgedma_snapshot_rate snapshots;
 	atomic_t ready;
+	/*
+	 * Its index in the table, set at load: the hooks count per device
+	 * several times a call, and a pointer difference divides by the
+	 * record's size.
+	 */
+	unsigned int slot;
 };
 
 /* Per-device counters (per CPU, summed when read). */
@@ -80,7 +86,7 @@ extern s64 __percpu *edgedma_dev_counters;
 
 static inline unsigned int edgedma_devrec_slot(const struct edgedma_devrec *rec)
 {
-	return rec - edgedma_devrecs;
+	return rec->slot;
 }
 
 /*

@@ -15,16 +15,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-def load_tool():
-    loader = importlib.machinery.SourceFileLoader(
-        "insn_profile", str(REPO / "bench/insn-profile"))
-    spec = importlib.util.spec_from_loader("insn_profile", loader)
+def load_script(name, path):
+    """A Python script without a .py suffix, as a module."""
+    loader = importlib.machinery.SourceFileLoader(name, str(REPO / path))
+    spec = importlib.util.spec_from_loader(name, loader)
     module = importlib.util.module_from_spec(spec)
     loader.exec_module(module)
     return module
 
 
-tool = load_tool()
+tool = load_script("insn_profile", "bench/insn-profile")
 
 KALLSYMS = """\
 ffffffff81000000 T _text
@@ -135,15 +135,6 @@ class PerPair(unittest.TestCase):
         self.assertNotIn("tiny", text)
 
 
-def load_report():
-    loader = importlib.machinery.SourceFileLoader(
-        "write_report", str(REPO / "bench/write-report"))
-    spec = importlib.util.spec_from_loader("write_report", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
 class BenchmarksPage(unittest.TestCase):
     """make bench's "Instructions per pair" section (bench/write-report)."""
 
@@ -156,7 +147,7 @@ class BenchmarksPage(unittest.TestCase):
                 "functions": functions}
 
     def test_added_over_not_loaded_and_the_costliest_functions(self):
-        report = load_report()
+        report = load_script("write_report", "bench/write-report")
         runs = [self.run_of("tracepoint", "full", 1700.0, 1300.0,
                             {"edgedma_judge_call [edgedma]": {"insns": 200.0, "blocks": 45.0},
                              "tiny [edgedma]": {"insns": 4.0, "blocks": 1.0}}),
@@ -169,7 +160,7 @@ class BenchmarksPage(unittest.TestCase):
         self.assertNotIn("behind the IOMMU", text)
 
     def test_no_counts_no_section(self):
-        self.assertEqual(load_report().insns_section({"insns": None}), "")
+        self.assertEqual(load_script("write_report", "bench/write-report").insns_section({"insns": None}), "")
 
 
 @unittest.skipIf(shutil.which("gcc") is None, "no gcc")
