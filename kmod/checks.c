@@ -262,8 +262,8 @@ static bool edgedma_phys_in_task_stack(u64 phys, u64 size)
 static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 				 u64 phys, u64 size, const void *cpu_addr)
 {
-	u32 line = cache_line_size();
 	unsigned long lookup;
+	u32 line;
 
 	if (phys == EDGEDMA_NO_PHYS)
 		return;
@@ -304,7 +304,10 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 	 * maintenance: the kernel copies it (6.12 bounces small kmalloc
 	 * buffers of non-coherent devices on purpose). Only bounced is said.
 	 */
-	if (!ctx->policy->coherent && line > 1 && ctx->call->dir != DMA_TO_DEVICE &&
+	if (ctx->policy->coherent)
+		return;
+	line = cache_line_size();	/* a call on arm64: not for coherent devices */
+	if (line > 1 && ctx->call->dir != DMA_TO_DEVICE &&
 	    edgedma_check_on(ctx, EDGEDMA_FINDING_CACHELINE_SHARED) &&
 	    ((phys & (line - 1)) || ((phys + size) & (line - 1))) &&
 	    !edgedma_is_bounced(ctx, dma_addr, phys))
@@ -453,10 +456,16 @@ static void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
 static bool edgedma_neighbours_watched(const struct edgedma_ctx *ctx, u32 dir,
 				       u64 dma_addr, u64 phys, u64 size)
 {
-	u32 line = cache_line_size();
-	u32 kind = ctx->call->kind;
+	u32 kind = ctx->call->kind, line;
 
-	return !ctx->policy->coherent && line > 1 && dir != DMA_TO_DEVICE &&
+	/*
+	 * A coherent device first: most are, and cache_line_size() is a call
+	 * on arm64.
+	 */
+	if (ctx->policy->coherent)
+		return false;
+	line = cache_line_size();
+	return line > 1 && dir != DMA_TO_DEVICE &&
 	       phys != EDGEDMA_NO_PHYS &&
 	       ((phys & (line - 1)) || ((phys + size) & (line - 1))) &&
 	       edgedma_check_on(ctx, EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN) &&
