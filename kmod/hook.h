@@ -46,18 +46,33 @@ static inline int edgedma_tracepoint_start(bool floor) { return -EOPNOTSUPP; }
 static inline void edgedma_tracepoint_stop(void) { }
 #endif
 
-/* Every field a kind does not fill is 0, phys EDGEDMA_NO_PHYS. */
+/*
+ * Every field a kind does not fill is 0, phys EDGEDMA_NO_PHYS: every field
+ * of struct edgedma_call is set here (a new one must be too). The hooks
+ * declare their record __uninitialized: with CONFIG_INIT_STACK_ALL_ZERO
+ * (Debian's 6.1 and 6.12) the compiler would zero it at the probe's entry
+ * as well, a memset call on arm64, for a record this fills anyway.
+ */
 static inline void edgedma_call_init(struct edgedma_call *call, u32 kind,
 				     struct device *dev, u32 dir,
 				     unsigned long caller)
 {
-	*call = (struct edgedma_call) {
-		.kind = kind,
-		.dir = dir,
-		.dev = dev,
-		.phys = EDGEDMA_NO_PHYS,
-		.caller = caller,
-	};
+	/* Field by field: a compound literal is a memset call on arm64. */
+	call->kind = kind;
+	call->dir = dir;
+	call->dev = dev;
+	call->dma_addr = 0;
+	call->size = 0;
+	call->phys = EDGEDMA_NO_PHYS;
+	call->cpu_addr = NULL;
+	call->sgl = NULL;
+	call->nents = 0;
+	call->mapped_nents = 0;
+	call->attrs = 0;
+	call->caller = caller;
+	call->entry_pc = 0;
+	call->return_regs = NULL;
+	call->caller_irqs_off = false;
 }
 
 /*

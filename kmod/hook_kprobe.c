@@ -77,7 +77,7 @@ static int edgedma_kp_map_page(struct kretprobe_instance *ri,
 {
 	const struct edgedma_kp_args *a = (void *)ri->data;
 	dma_addr_t addr = regs_return_value(regs);
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if (addr == DMA_MAPPING_ERROR)
 		return 0;
@@ -98,7 +98,7 @@ static int edgedma_kp_map_sg(struct kretprobe_instance *ri,
 {
 	const struct edgedma_kp_args *a = (void *)ri->data;
 	int mapped = (int)regs_return_value(regs);
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if (mapped <= 0)
 		return 0;
@@ -118,7 +118,7 @@ static int edgedma_kp_map_sgtable(struct kretprobe_instance *ri,
 {
 	const struct edgedma_kp_args *a = (void *)ri->data;
 	const struct sg_table *sgt = (void *)a->arg[1];
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if ((int)regs_return_value(regs) != 0)
 		return 0;
@@ -138,7 +138,7 @@ static int edgedma_kp_map_resource(struct kretprobe_instance *ri,
 {
 	const struct edgedma_kp_args *a = (void *)ri->data;
 	dma_addr_t addr = regs_return_value(regs);
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if (addr == DMA_MAPPING_ERROR)
 		return 0;
@@ -158,7 +158,7 @@ static int edgedma_kp_alloc_attrs(struct kretprobe_instance *ri,
 {
 	const struct edgedma_kp_args *a = (void *)ri->data;
 	const void *cpu_addr = (const void *)regs_return_value(regs);
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if (!cpu_addr)
 		return 0;
@@ -179,7 +179,7 @@ static int edgedma_kp_alloc_pages(struct kretprobe_instance *ri,
 {
 	const struct edgedma_kp_args *a = (void *)ri->data;
 	struct page *page = (struct page *)regs_return_value(regs);
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if (!page)
 		return 0;
@@ -205,7 +205,7 @@ static int edgedma_kp_alloc_noncoherent(struct kretprobe_instance *ri,
 	const struct edgedma_kp_args *a = (void *)ri->data;
 	void *cpu_addr = (void *)regs_return_value(regs);
 	struct device *dev = (void *)a->arg[0];
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if (!cpu_addr || !edgedma_noncoherent_through_ops(dev, true))
 		return 0;
@@ -233,7 +233,7 @@ static void edgedma_kp_init(struct edgedma_call *call, u32 kind,
 /* dma_unmap_page_attrs(dev, addr, size, dir, attrs) */
 static int edgedma_kp_unmap_page(struct kprobe *p, struct pt_regs *regs)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	edgedma_kp_init(&call, EDGEDMA_CALL_UNMAP_PAGE, regs,
 			(u32)edgedma_kp_arg(regs, 3));
@@ -247,7 +247,7 @@ static int edgedma_kp_unmap_page(struct kprobe *p, struct pt_regs *regs)
 /* dma_unmap_sg_attrs(dev, sg, nents, dir, attrs) */
 static int edgedma_kp_unmap_sg(struct kprobe *p, struct pt_regs *regs)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	edgedma_kp_init(&call, EDGEDMA_CALL_UNMAP_SG, regs,
 			(u32)edgedma_kp_arg(regs, 3));
@@ -261,7 +261,7 @@ static int edgedma_kp_unmap_sg(struct kprobe *p, struct pt_regs *regs)
 /* dma_unmap_resource(dev, addr, size, dir, attrs) */
 static int edgedma_kp_unmap_resource(struct kprobe *p, struct pt_regs *regs)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	edgedma_kp_init(&call, EDGEDMA_CALL_UNMAP_RESOURCE, regs,
 			(u32)edgedma_kp_arg(regs, 3));
@@ -276,7 +276,7 @@ static int edgedma_kp_unmap_resource(struct kprobe *p, struct pt_regs *regs)
 static int edgedma_kp_free_attrs(struct kprobe *p, struct pt_regs *regs)
 {
 	const void *cpu_addr = (const void *)edgedma_kp_arg(regs, 2);
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if (!cpu_addr)
 		return 0;
@@ -295,7 +295,7 @@ static int edgedma_kp_free_attrs(struct kprobe *p, struct pt_regs *regs)
 /* dma_free_pages(dev, size, page, dma_handle, dir) */
 static int edgedma_kp_free_pages(struct kprobe *p, struct pt_regs *regs)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	edgedma_kp_init(&call, EDGEDMA_CALL_FREE_PAGES, regs,
 			(u32)edgedma_kp_arg(regs, 4));
@@ -311,7 +311,7 @@ static int edgedma_kp_free_pages(struct kprobe *p, struct pt_regs *regs)
 static int edgedma_kp_free_noncoherent(struct kprobe *p, struct pt_regs *regs)
 {
 	struct device *dev = (void *)edgedma_kp_arg(regs, 0);
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if (!edgedma_noncoherent_through_ops(dev, false))
 		return 0;
@@ -328,7 +328,7 @@ static int edgedma_kp_free_noncoherent(struct kprobe *p, struct pt_regs *regs)
 /* dma_sync_single_for_{cpu,device}(dev, addr, size, dir) */
 static void edgedma_kp_sync_single(struct pt_regs *regs, u32 kind)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	edgedma_kp_init(&call, kind, regs, (u32)edgedma_kp_arg(regs, 3));
 	call.dma_addr = edgedma_kp_arg(regs, 1);
@@ -339,7 +339,7 @@ static void edgedma_kp_sync_single(struct pt_regs *regs, u32 kind)
 /* dma_sync_sg_for_{cpu,device}(dev, sg, nelems, dir) */
 static void edgedma_kp_sync_sg(struct pt_regs *regs, u32 kind)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	edgedma_kp_init(&call, kind, regs, (u32)edgedma_kp_arg(regs, 3));
 	call.sgl = (struct scatterlist *)edgedma_kp_arg(regs, 1);

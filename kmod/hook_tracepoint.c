@@ -318,7 +318,7 @@ static void edgedma_tp_map_page(void *data, struct device *dev,
 				size_t size, enum dma_data_direction dir,
 				unsigned long attrs)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if (dma_addr == DMA_MAPPING_ERROR)
 		return;
@@ -337,7 +337,7 @@ static void edgedma_tp_map_resource(void *data, struct device *dev,
 				    size_t size, enum dma_data_direction dir,
 				    unsigned long attrs)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if (dma_addr == DMA_MAPPING_ERROR)
 		return;
@@ -354,7 +354,7 @@ static void edgedma_tp_unmap(u32 kind, struct device *dev, dma_addr_t addr,
 			     size_t size, enum dma_data_direction dir,
 			     unsigned long attrs)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	edgedma_call_init(&call, kind, dev, dir, edgedma_tp_caller());
 	call.dma_addr = addr;
@@ -386,7 +386,7 @@ static void edgedma_tp_alloc(void *data, struct device *dev, void *virt_addr,
 			     enum dma_data_direction dir, gfp_t flags,
 			     unsigned long attrs)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if (!virt_addr)
 		return;
@@ -405,7 +405,7 @@ static void edgedma_tp_free(void *data, struct device *dev, void *virt_addr,
 			    dma_addr_t dma_addr, size_t size,
 			    enum dma_data_direction dir, unsigned long attrs)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if (!virt_addr)
 		return;
@@ -430,7 +430,7 @@ static void edgedma_tp_alloc_pages(void *data, struct device *dev,
 				   size_t size, enum dma_data_direction dir,
 				   gfp_t flags, unsigned long attrs)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	if (!virt_addr)
 		return;
@@ -448,7 +448,7 @@ static void edgedma_tp_free_pages(void *data, struct device *dev,
 				  size_t size, enum dma_data_direction dir,
 				  unsigned long attrs)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	edgedma_call_init(&call, EDGEDMA_CALL_FREE_PAGES, dev, dir,
 			  edgedma_tp_caller());
@@ -463,7 +463,7 @@ static void edgedma_tp_map_sg(void *data, struct device *dev,
 			      struct scatterlist *sgl, int nents, int ents,
 			      enum dma_data_direction dir, unsigned long attrs)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	edgedma_call_init(&call, EDGEDMA_CALL_MAP_SG, dev, dir,
 			  edgedma_tp_caller());
@@ -479,7 +479,7 @@ static void edgedma_tp_unmap_sg(void *data, struct device *dev,
 				enum dma_data_direction dir,
 				unsigned long attrs)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	edgedma_call_init(&call, EDGEDMA_CALL_UNMAP_SG, dev, dir,
 			  edgedma_tp_caller());
@@ -493,7 +493,7 @@ static void edgedma_tp_sync_single(u32 kind, struct device *dev,
 				   dma_addr_t dma_addr, size_t size,
 				   enum dma_data_direction dir)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	edgedma_call_init(&call, kind, dev, dir, edgedma_tp_caller());
 	call.dma_addr = dma_addr;
@@ -521,7 +521,7 @@ static void edgedma_tp_sync_sg(u32 kind, struct device *dev,
 			       struct scatterlist *sgl, int nents,
 			       enum dma_data_direction dir)
 {
-	struct edgedma_call call;
+	struct edgedma_call call __uninitialized;
 
 	edgedma_call_init(&call, kind, dev, dir, edgedma_tp_caller());
 	call.sgl = sgl;
