@@ -551,25 +551,34 @@ static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
 
 	if (!static_branch_likely(&edgedma_tracking_mappings))
 		return;
-	/* Filled in place: the entry is the size of a few cache lines. */
+	/*
+	 * Filled in place, field by field (the node by the insert): the entry
+	 * is the size of a few cache lines, and a compound literal would zero
+	 * it all first, a memset call on arm64.
+	 */
 	m = edgedma_maptrack_new();
 	if (!m)
 		return;
-	*m = (struct edgedma_mapping) {
-		.devrec = ctx->rec,
-		.dma_addr = dma_addr,
-		.size = size,
-		.phys = phys,
-		.time_ns = ktime_get_ns(),
-		.cpu_virt = (unsigned long)c->cpu_addr,
-		.caller = c->caller,
-		.attrs = c->attrs,
-		.kind = c->kind,
-		.dir = c->dir,
-		.sg_index = sg_index,
-		.sg_count = sg_count,
-		.sg_nents = c->nents,
-	};
+	m->devrec = ctx->rec;
+	m->dma_addr = dma_addr;
+	m->size = size;
+	m->phys = phys;
+	m->time_ns = ktime_get_ns();
+	m->cpu_virt = (unsigned long)c->cpu_addr;
+	m->caller = c->caller;
+	m->attrs = c->attrs;
+	m->kind = c->kind;
+	m->dir = c->dir;
+	m->sg_index = sg_index;
+	m->sg_count = sg_count;
+	m->sg_nents = c->nents;
+	m->neighbours = 0;
+	m->neighbours_ns = 0;
+	m->neighbour_lines = 0;
+	m->content.hash = 0;
+	m->content.parts = 0;
+	m->content.len = 0;
+	m->content_ns = 0;
 
 	if (edgedma_neighbours_watched(ctx, c->dir, dma_addr, phys, size)) {
 		m->neighbours = edgedma_neighbours_sum(phys, size, cache_line_size(),

@@ -11,7 +11,11 @@
 struct edgedma_devrec;
 struct module;
 
-/* One live mapping (a scatter-gather mapping has one per mapped segment). */
+/*
+ * One live mapping (a scatter-gather mapping has one per mapped segment).
+ * checks.c's edgedma_track() sets every field of a new entry: a new field
+ * goes there too.
+ */
 struct edgedma_mapping {
 	struct hlist_node node;
 	struct edgedma_devrec *devrec;
