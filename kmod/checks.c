@@ -233,6 +233,23 @@ static bool edgedma_is_bounced(const struct edgedma_ctx *ctx, u64 dma_addr, u64 
 
 /* ---- checks on the memory behind a buffer ------------------------------ */
 
+/*
+ * The cache line size when [@phys, +@size) starts or ends inside a line and
+ * the device is not coherent, else 0. Coherent devices are told first: most
+ * are, and cache_line_size() is a call on arm64.
+ */
+static u32 edgedma_partial_line(const struct edgedma_ctx *ctx, u64 phys, u64 size)
+{
+	u32 line;
+
+	if (ctx->policy->coherent)
+		return 0;
+	line = cache_line_size();
+	if (line <= 1 || !((phys & (line - 1)) || ((phys + size) & (line - 1))))
+		return 0;
+	return line;
+}
+
 static bool edgedma_phys_in_task_stack(u64 phys, u64 size)
 {
 	struct task_struct *task = current;
@@ -304,12 +321,9 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 	 * maintenance: the kernel copies it (6.12 bounces small kmalloc
 	 * buffers of non-coherent devices on purpose). Only bounced is said.
 	 */
-	if (ctx->policy->coherent)
-		return;
-	line = cache_line_size();	/* a call on arm64: not for coherent devices */
-	if (line > 1 && ctx->call->dir != DMA_TO_DEVICE &&
+	line = edgedma_partial_line(ctx, phys, size);
+	if (line && ctx->call->dir != DMA_TO_DEVICE &&
 	    edgedma_check_on(ctx, EDGEDMA_FINDING_CACHELINE_SHARED) &&
-	    ((phys & (line - 1)) || ((phys + size) & (line - 1))) &&
 	    !edgedma_is_bounced(ctx, dma_addr, phys))
 		edgedma_found_buffer(ctx, EDGEDMA_FINDING_CACHELINE_SHARED, dma_addr, phys, size,
 			      "%s device, %s buffer at phys %#llx +%llu %s a %u-byte cache line shared with other data: the invalidate for the DMA can discard CPU writes to it",
@@ -456,18 +470,10 @@ static void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
 static bool edgedma_neighbours_watched(const struct edgedma_ctx *ctx, u32 dir,
 				       u64 dma_addr, u64 phys, u64 size)
 {
-	u32 kind = ctx->call->kind, line;
+	u32 kind = ctx->call->kind;
 
-	/*
-	 * A coherent device first: most are, and cache_line_size() is a call
-	 * on arm64.
-	 */
-	if (ctx->policy->coherent)
-		return false;
-	line = cache_line_size();
-	return line > 1 && dir != DMA_TO_DEVICE &&
-	       phys != EDGEDMA_NO_PHYS &&
-	       ((phys & (line - 1)) || ((phys + size) & (line - 1))) &&
+	return dir != DMA_TO_DEVICE && phys != EDGEDMA_NO_PHYS &&
+	       edgedma_partial_line(ctx, phys, size) &&
 	       edgedma_check_on(ctx, EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN) &&
 	       (kind == EDGEDMA_CALL_MAP_PAGE || kind == EDGEDMA_CALL_MAP_SG ||
 		kind == EDGEDMA_CALL_SYNC_SINGLE_FOR_DEVICE ||

@@ -37,8 +37,8 @@ struct scatterlist;
  * A map or alloc that failed (DMA_MAPPING_ERROR, NULL, 0 entries) is not
  * reported at all. caller is the return address into the code that called
  * the DMA API (the driver), or 0 when the hook cannot tell.
+ * hook.h's edgedma_call_init() sets every field: a new one goes there too.
  */
-/* hook.h's edgedma_call_init() sets every field: a new one goes there too. */
 struct edgedma_call {
 	u32 kind;
 	u32 dir;			/* enum dma_data_direction */
