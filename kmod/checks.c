@@ -211,15 +211,16 @@ edgedma_vfound_buffer_caller(const struct edgedma_ctx *ctx, u32 kind, u64 dma_ad
 	va_end(args);
 }
 
-static u64 edgedma_device_phys(const struct edgedma_ctx *ctx, u64 dma_addr);
-static bool edgedma_may_bounce(const struct edgedma_ctx *ctx);
+static __always_inline u64 edgedma_device_phys(const struct edgedma_ctx *ctx, u64 dma_addr);
+static __always_inline bool edgedma_may_bounce(const struct edgedma_ctx *ctx);
 
 /*
  * Does the device work on a copy of the buffer at @phys, which it reaches
  * at @dma_addr (0: unknown)? Map calls only: a bounced buffer is never
  * touched by the device or by cache maintenance.
  */
-static bool edgedma_is_bounced(const struct edgedma_ctx *ctx, u64 dma_addr, u64 phys)
+static __always_inline bool edgedma_is_bounced(const struct edgedma_ctx *ctx, u64 dma_addr,
+					       u64 phys)
 {
 	const struct edgedma_call *c = ctx->call;
 	u64 dev_phys;
@@ -250,7 +251,7 @@ static u32 edgedma_partial_line(const struct edgedma_ctx *ctx, u64 phys, u64 siz
 	return line;
 }
 
-static bool edgedma_phys_in_task_stack(u64 phys, u64 size)
+static __always_inline bool edgedma_phys_in_task_stack(u64 phys, u64 size)
 {
 	struct task_struct *task = current;
 	void *stack = task_stack_page(task);
@@ -260,10 +261,14 @@ static bool edgedma_phys_in_task_stack(u64 phys, u64 size)
 	struct vm_struct *area = task_stack_vm_area(task);
 
 	if (area) {
-		for (i = 0; i < area->nr_pages; i++) {
-			u64 start = page_to_phys(area->pages[i]);
+		/* In page frames: one conversion per stack page, not two. */
+		unsigned long first = PHYS_PFN(phys);
+		unsigned long last = PHYS_PFN(phys + (size ?: 1) - 1);
 
-			if (phys < start + PAGE_SIZE && phys + size > start)
+		for (i = 0; i < area->nr_pages; i++) {
+			unsigned long pfn = page_to_pfn(area->pages[i]);
+
+			if (pfn >= first && pfn <= last)
 				return true;
 		}
 		return false;
@@ -275,9 +280,14 @@ static bool edgedma_phys_in_task_stack(u64 phys, u64 size)
 	return phys < i + THREAD_SIZE && phys + size > i;
 }
 
-/* The buffer at @phys, which the device reaches at @dma_addr (0: unknown). */
-static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
-				 u64 phys, u64 size, const void *cpu_addr)
+/*
+ * The buffer at @phys, which the device reaches at @dma_addr (0: unknown).
+ * @linear: the hook found @phys in the kernel's linear map (a MAP_PAGE's or
+ * ALLOC_PAGES' cpu_addr is that alias, never the driver's pointer, see
+ * edgedma_linear_addr()): its page frame is valid, so not asked again.
+ */
+static __always_inline void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
+						 u64 phys, u64 size, bool linear)
 {
 	unsigned long lookup;
 	u32 line;
@@ -293,11 +303,7 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 			      phys, current->comm, task_pid_nr(current));
 	else if (!edgedma_check_on(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER))
 		;
-	else if (cpu_addr && is_vmalloc_addr(cpu_addr))
-		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
-			      "buffer at phys %#llx is vmalloc memory (mapped through its vmalloc address); the DMA API keeps only the linear map coherent: flush/invalidate_kernel_vmap_range() around the transfer",
-			      phys);
-	else if (!pfn_valid(PHYS_PFN(phys)))
+	else if (!linear && !pfn_valid(PHYS_PFN(phys)))
 		edgedma_found_buffer(ctx, EDGEDMA_FINDING_VMALLOC_BUFFER, dma_addr, phys, size,
 			      "page at phys %#llx is not RAM the kernel manages: was it made with virt_to_page() of a vmalloc or stack address?",
 			      phys);
@@ -335,7 +341,7 @@ static void edgedma_check_memory(const struct edgedma_ctx *ctx, u64 dma_addr,
 /* ---- checks on what the device is given -------------------------------- */
 
 /* The call's device's paging IOMMU domain, or NULL; looked up once per call. */
-static struct iommu_domain *edgedma_call_domain(const struct edgedma_ctx *ctx)
+static __always_inline struct iommu_domain *edgedma_call_domain(const struct edgedma_ctx *ctx)
 {
 	struct edgedma_xlat *x = ctx->xlat;
 
@@ -349,7 +355,7 @@ static struct iommu_domain *edgedma_call_domain(const struct edgedma_ctx *ctx)
 }
 
 /* The physical address the call's device reaches at @dma_addr, or NO_PHYS. */
-static u64 edgedma_translate(const struct edgedma_ctx *ctx, u64 dma_addr)
+static __always_inline u64 edgedma_translate(const struct edgedma_ctx *ctx, u64 dma_addr)
 {
 	struct iommu_domain *domain = edgedma_call_domain(ctx);
 
@@ -371,24 +377,27 @@ static u64 edgedma_translate(const struct edgedma_ctx *ctx, u64 dma_addr)
  * the address. The trace events come after the unmap: another CPU may map
  * the address again before the first one's event, so never in that mode.
  */
-static bool edgedma_addr_unique(const struct edgedma_ctx *ctx)
+static __always_inline bool edgedma_addr_unique(const struct edgedma_ctx *ctx)
 {
 	return edgedma_hook_mode_active() == EDGEDMA_HOOK_MODE_KPROBE &&
 	       edgedma_call_domain(ctx);
 }
 
 /*
- * Can the kernel have bounced this call's buffers? Behind an IOMMU's
- * DMA-API domain it bounces only for an untrusted device (an external
- * port) or, since 6.5, small buffers of a non-coherent one (iommu-dma's
+ * Can the kernel have bounced this call's buffers? Only through swiotlb,
+ * so never where it has no pool for the device. Behind an IOMMU's DMA-API
+ * domain it bounces only for an untrusted device (an external port) or,
+ * since 6.5, small buffers of a non-coherent one (iommu-dma's
  * dev_use_swiotlb()): the page-table walk that would tell is skipped for
  * the rest, the common case. The direct path's translation is arithmetic,
  * and swiotlb may bounce there for any device (its mask, swiotlb=force).
  */
-static bool edgedma_may_bounce(const struct edgedma_ctx *ctx)
+static __always_inline bool edgedma_may_bounce(const struct edgedma_ctx *ctx)
 {
 	struct device *dev = ctx->call->dev;
 
+	if (!edgedma_swiotlb_active(dev))
+		return false;
 	if (!edgedma_call_domain(ctx))
 		return true;
 	return !dev_is_dma_coherent(dev) ||
@@ -396,7 +405,7 @@ static bool edgedma_may_bounce(const struct edgedma_ctx *ctx)
 }
 
 /* edgedma_translate() of the call's device, once per address and call. */
-static u64 edgedma_device_phys(const struct edgedma_ctx *ctx, u64 dma_addr)
+static __always_inline u64 edgedma_device_phys(const struct edgedma_ctx *ctx, u64 dma_addr)
 {
 	struct edgedma_xlat *x = ctx->xlat;
 
@@ -408,7 +417,7 @@ static u64 edgedma_device_phys(const struct edgedma_ctx *ctx, u64 dma_addr)
 	return x->phys;
 }
 
-static void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
+static __always_inline void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
 				  u64 size, u64 cpu_phys, bool sg)
 {
 	struct device *dev = ctx->call->dev;
@@ -467,7 +476,7 @@ static void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
  * a non-coherent device that may write it (its lines are invalidated), a
  * streaming mapping, not bounced (the device works on a copy then).
  */
-static bool edgedma_neighbours_watched(const struct edgedma_ctx *ctx, u32 dir,
+static __always_inline bool edgedma_neighbours_watched(const struct edgedma_ctx *ctx, u32 dir,
 				       u64 dma_addr, u64 phys, u64 size)
 {
 	u32 kind = ctx->call->kind;
@@ -481,16 +490,12 @@ static bool edgedma_neighbours_watched(const struct edgedma_ctx *ctx, u32 dir,
 	       !edgedma_is_bounced(ctx, dma_addr, phys);
 }
 
-/* The CPU takes @m back (unmap, sync_for_cpu): did it write next to it? */
-static void edgedma_neighbours_check(const struct edgedma_ctx *ctx,
-				     const struct edgedma_mapping *m)
+static noinline void edgedma_neighbours_compare(const struct edgedma_ctx *ctx,
+						const struct edgedma_mapping *m)
 {
 	u64 now_sum, changed;
 	u32 lines;
 
-	if (!m->neighbour_lines ||
-	    !edgedma_check_on(ctx, EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN))
-		return;
 	now_sum = edgedma_neighbours_sum(m->phys, m->size, cache_line_size(), &lines);
 	if (lines != m->neighbour_lines || now_sum == m->neighbours)
 		return;
@@ -506,6 +511,18 @@ static void edgedma_neighbours_check(const struct edgedma_ctx *ctx,
 		m->neighbours_ns == m->time_ns ? "the map" : "the last sync for the device");
 }
 
+/*
+ * The CPU takes @m back (unmap, sync_for_cpu): did it write next to it?
+ * The test inline, the sums out of line: most mappings are not watched.
+ */
+static __always_inline void edgedma_neighbours_check(const struct edgedma_ctx *ctx,
+						     const struct edgedma_mapping *m)
+{
+	if (m->neighbour_lines &&
+	    edgedma_check_on(ctx, EDGEDMA_FINDING_CACHELINE_NEIGHBOUR_WRITTEN))
+		edgedma_neighbours_compare(ctx, m);
+}
+
 /* ---- CPU writes to a to-device buffer the device owns ----------------------- */
 
 /*
@@ -514,7 +531,7 @@ static void edgedma_neighbours_check(const struct edgedma_ctx *ctx,
  * hand-over), the device only reads it (a device write changes it too),
  * a streaming mapping whose memory is known.
  */
-static bool edgedma_owned_watched(const struct edgedma_ctx *ctx, u32 dir, u64 phys)
+static __always_inline bool edgedma_owned_watched(const struct edgedma_ctx *ctx, u32 dir, u64 phys)
 {
 	u32 kind = ctx->call->kind;
 
@@ -525,16 +542,12 @@ static bool edgedma_owned_watched(const struct edgedma_ctx *ctx, u32 dir, u64 ph
 		kind == EDGEDMA_CALL_SYNC_SG_FOR_DEVICE);
 }
 
-/* The CPU takes @m back (unmap, sync_for_cpu): did its bytes change? */
-static void edgedma_owned_check(const struct edgedma_ctx *ctx,
-				const struct edgedma_mapping *m)
+static noinline void edgedma_owned_compare(const struct edgedma_ctx *ctx,
+					   const struct edgedma_mapping *m)
 {
 	struct edgedma_owned_bytes now;
 	u32 first, last;
 
-	if (!m->content.len ||
-	    !edgedma_check_on(ctx, EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED))
-		return;
 	/* The bytes hashed then, whatever the policy says now. */
 	edgedma_owned_hash(m->phys, m->size, m->content.len, &now);
 	if (!edgedma_owned_changed(&m->content, &now, &first, &last))
@@ -547,9 +560,18 @@ static void edgedma_owned_check(const struct edgedma_ctx *ctx,
 		m->content_ns == m->time_ns ? "the map" : "the last sync for the device");
 }
 
+/* The CPU takes @m back (unmap, sync_for_cpu): did its bytes change? */
+static __always_inline void edgedma_owned_check(const struct edgedma_ctx *ctx,
+						const struct edgedma_mapping *m)
+{
+	if (m->content.len &&
+	    edgedma_check_on(ctx, EDGEDMA_FINDING_CPU_WRITE_WHILE_DEVICE_OWNED))
+		edgedma_owned_compare(ctx, m);
+}
+
 /* ---- map and unmap --------------------------------------------------------- */
 
-static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
+static __always_inline void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
 			  u64 phys, u32 sg_index, u32 sg_count)
 {
 	const struct edgedma_call *c = ctx->call;
@@ -598,14 +620,14 @@ static void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
 	edgedma_maptrack_insert(m, edgedma_addr_unique(ctx));
 }
 
-static void edgedma_on_map(const struct edgedma_ctx *ctx)
+static __always_inline void edgedma_on_map(const struct edgedma_ctx *ctx)
 {
 	const struct edgedma_call *c = ctx->call;
 
 	/* Coherent memory and device registers are not buffers to judge. */
 	if (c->kind != EDGEDMA_CALL_ALLOC_COHERENT &&
 	    c->kind != EDGEDMA_CALL_MAP_RESOURCE)
-		edgedma_check_memory(ctx, c->dma_addr, c->phys, c->size, c->cpu_addr);
+		edgedma_check_memory(ctx, c->dma_addr, c->phys, c->size, c->cpu_addr != NULL);
 	edgedma_check_segment(ctx, c->dma_addr, c->size,
 			      c->kind == EDGEDMA_CALL_MAP_RESOURCE ? EDGEDMA_NO_PHYS : c->phys,
 			      false);
@@ -622,7 +644,7 @@ static void edgedma_on_map_sg(const struct edgedma_ctx *ctx)
 	/* Entry i is DMA segment i unless an IOMMU merged the list. */
 	for_each_sg(c->sgl, sg, c->nents, i)
 		edgedma_check_memory(ctx, one_to_one ? sg_dma_address(sg) : 0,
-				     sg_phys(sg), sg->length, NULL);
+				     sg_phys(sg), sg->length, false);
 	for_each_sg(c->sgl, sg, c->mapped_nents, i) {
 		u64 phys = one_to_one ? sg_phys(sg) : EDGEDMA_NO_PHYS;
 
@@ -679,7 +701,7 @@ const char *edgedma_call_name(u32 kind)
  * Take the mapping at @dma_addr out of the table and report what is wrong
  * with the unmap; the caller releases it (edgedma_maptrack_release()).
  */
-static struct edgedma_mapping *edgedma_unmap_one(const struct edgedma_ctx *ctx,
+static __always_inline struct edgedma_mapping *edgedma_unmap_one(const struct edgedma_ctx *ctx,
 						 u64 dma_addr, u64 size)
 {
 	const struct edgedma_call *c = ctx->call;
@@ -727,7 +749,7 @@ static struct edgedma_mapping *edgedma_unmap_one(const struct edgedma_ctx *ctx,
 	return m;
 }
 
-static void edgedma_on_unmap(const struct edgedma_ctx *ctx)
+static __always_inline void edgedma_on_unmap(const struct edgedma_ctx *ctx)
 {
 	struct edgedma_mapping *m;
 
@@ -887,7 +909,8 @@ static void edgedma_on_sync_sg(const struct edgedma_ctx *ctx)
 	}
 }
 
-static void edgedma_judge_call(const struct edgedma_call *call)
+/* Inline: edgedma_track_call() is its only caller, once per DMA call. */
+static __always_inline void edgedma_judge_call(const struct edgedma_call *call)
 {
 	struct edgedma_xlat xlat = { .valid = false };
 	struct edgedma_ctx ctx = { .call = call, .xlat = &xlat };
@@ -968,18 +991,13 @@ void edgedma_checks_init(void)
 void edgedma_track_call(const struct edgedma_call *call)
 {
 	unsigned long flags;
-	u64 start, took;
+	u64 start = 0;
 
-	if (!static_branch_unlikely(&edgedma_irqsoff_timed)) {
-		local_irq_save(flags);
-		edgedma_judge_call(call);
-		local_irq_restore(flags);
-		return;
-	}
 	local_irq_save(flags);
-	start = local_clock();
+	if (static_branch_unlikely(&edgedma_irqsoff_timed))
+		start = local_clock();
 	edgedma_judge_call(call);
-	took = local_clock() - start;
-	edgedma_irqsoff_record(took);
+	if (static_branch_unlikely(&edgedma_irqsoff_timed))
+		edgedma_irqsoff_record(local_clock() - start);
 	local_irq_restore(flags);
 }

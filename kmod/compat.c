@@ -102,9 +102,15 @@ static void __init edgedma_swiotlb_from_kallsyms(edgedma_lookup_fn lookup)
 	edgedma_io_tlb_start = (phys_addr_t *)lookup("io_tlb_start");
 	edgedma_io_tlb_end = (phys_addr_t *)lookup("io_tlb_end");
 	if (!edgedma_io_tlb_start || !edgedma_io_tlb_end) {
-		edgedma_io_tlb_start = NULL;
+		edgedma_io_tlb_start = edgedma_io_tlb_end = NULL;
 		pr_info("no CONFIG_KALLSYMS_ALL: swiotlb's pool cannot be found, bounce buffers go unseen\n");
 	}
+}
+
+/* Unknown bounds (no CONFIG_KALLSYMS_ALL): a pool may be there. */
+bool edgedma_swiotlb_active(struct device *dev)
+{
+	return !edgedma_io_tlb_end || READ_ONCE(*edgedma_io_tlb_end);
 }
 
 bool edgedma_is_swiotlb(struct device *dev, phys_addr_t phys)

@@ -334,6 +334,30 @@ edgedma_kprobe_entry_return_address(struct pt_regs *regs)
 #endif
 }
 
+/*
+ * Whether @dev's maps can be bounced at all: swiotlb has a pool for it with
+ * slabs in it (the direct path and iommu-dma bounce only through swiotlb,
+ * and a machine whose memory every device reaches sets none up). Any
+ * context; read at each call, as a late pool may come.
+ */
+#if !defined(CONFIG_SWIOTLB)
+static inline bool edgedma_swiotlb_active(struct device *dev)
+{
+	return false;
+}
+#elif defined(EDGEDMA_HAVE_SWIOTLB_GLOBAL_POOL)
+/* Until 5.15: the global pool's bounds, found through kallsyms (compat.c). */
+bool edgedma_swiotlb_active(struct device *dev);
+#else
+/* is_swiotlb_active()'s test, inline: every map asks. */
+static inline bool edgedma_swiotlb_active(struct device *dev)
+{
+	struct io_tlb_mem *mem = dev->dma_io_tlb_mem;
+
+	return mem && READ_ONCE(mem->nslabs);
+}
+#endif
+
 /* Whether @phys lies in a swiotlb bounce pool of @dev. Any context. */
 #if !defined(CONFIG_SWIOTLB)
 static inline bool edgedma_is_swiotlb(struct device *dev, phys_addr_t phys)
