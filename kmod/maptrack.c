@@ -75,6 +75,20 @@ static struct edgedma_history *edgedma_histories;
 static struct edgedma_unmapped *edgedma_history_ring;
 
 static DEFINE_PER_CPU(unsigned int, edgedma_pool_hint);
+
+/*
+ * Entries this CPU's hooks freed, kept for its next maps: a driver maps and
+ * unmaps on one CPU in bursts, and an entry from here costs a few loads and
+ * stores where the bitmap costs a search and an atomic. Their bits stay
+ * set: at most EDGEDMA_POOL_CACHE entries per CPU are out of the other
+ * CPUs' reach. Hook context only (interrupts off, so one user at a time).
+ */
+#define EDGEDMA_POOL_CACHE	16
+struct edgedma_pool_cache {
+	unsigned int count;
+	unsigned int idx[EDGEDMA_POOL_CACHE];
+};
+static DEFINE_PER_CPU(struct edgedma_pool_cache, edgedma_pool_caches);
 static DEFINE_PER_CPU(s64, edgedma_live);
 static DEFINE_PER_CPU(u64, edgedma_exhausted);
 /* Entries dropped because their address was mapped again: unmaps missed. */
@@ -116,10 +130,14 @@ u64 edgedma_maptrack_generation(void)
 
 static struct edgedma_mapping *edgedma_pool_get(void)
 {
-	unsigned int hint = this_cpu_read(edgedma_pool_hint);
+	struct edgedma_pool_cache *cache = this_cpu_ptr(&edgedma_pool_caches);
+	unsigned int hint;
 	unsigned long idx;
 	int tries;
 
+	if (cache->count)
+		return &edgedma_pool[cache->idx[--cache->count]];
+	hint = this_cpu_read(edgedma_pool_hint);
 	for (tries = 0; tries < 4; tries++) {
 		idx = find_next_zero_bit(edgedma_pool_used, pool_size, hint);
 		if (idx >= pool_size)
@@ -139,6 +157,18 @@ static struct edgedma_mapping *edgedma_pool_get(void)
 static void edgedma_pool_put(struct edgedma_mapping *m)
 {
 	clear_bit(m - edgedma_pool, edgedma_pool_used);
+}
+
+/* edgedma_pool_put() from the hooks: into this CPU's cache while it has room. */
+static void edgedma_pool_put_hook(struct edgedma_mapping *m)
+{
+	struct edgedma_pool_cache *cache = this_cpu_ptr(&edgedma_pool_caches);
+
+	if (cache->count < EDGEDMA_POOL_CACHE) {
+		cache->idx[cache->count++] = m - edgedma_pool;
+		return;
+	}
+	edgedma_pool_put(m);
 }
 
 struct edgedma_mapping *edgedma_maptrack_new(void)
@@ -196,7 +226,7 @@ void edgedma_maptrack_insert(struct edgedma_mapping *m, bool addr_unique)
 	edgedma_devrec_count(m->devrec, EDGEDMA_DEV_LIVE, 1);
 	hlist_for_each_entry_safe(old, next, &stale, node) {
 		hlist_del(&old->node);
-		edgedma_pool_put(old);
+		edgedma_pool_put_hook(old);
 		this_cpu_dec(edgedma_live);
 		this_cpu_inc(edgedma_stale);
 		edgedma_devrec_count(m->devrec, EDGEDMA_DEV_LIVE, -1);
@@ -283,7 +313,8 @@ struct edgedma_mapping *edgedma_maptrack_take(struct edgedma_devrec *rec, u64 dm
 
 void edgedma_maptrack_release(struct edgedma_mapping *m)
 {
-	edgedma_pool_put(m);
+	lockdep_assert_irqs_disabled();
+	edgedma_pool_put_hook(m);
 }
 
 /* Run @update on @rec's mapping at @dma_addr of @size, under its bucket's lock. */
