@@ -44,14 +44,23 @@ struct edgedma_kp_args {
 	unsigned long arg[6];
 };
 
+/*
+ * Spelled out, not a loop: with a constant index regs_get_kernel_argument()
+ * is one load of the register's slot, with a variable one a table lookup
+ * and a bounds check per argument.
+ */
 static int edgedma_kp_save_args(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
 	struct edgedma_kp_args *a = (struct edgedma_kp_args *)ri->data;
-	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(a->arg); i++)
-		a->arg[i] = regs_get_kernel_argument(regs, i);
+	BUILD_BUG_ON(ARRAY_SIZE(a->arg) != 6);
+	a->arg[0] = regs_get_kernel_argument(regs, 0);
+	a->arg[1] = regs_get_kernel_argument(regs, 1);
+	a->arg[2] = regs_get_kernel_argument(regs, 2);
+	a->arg[3] = regs_get_kernel_argument(regs, 3);
+	a->arg[4] = regs_get_kernel_argument(regs, 4);
+	a->arg[5] = regs_get_kernel_argument(regs, 5);
 	return 0;
 }
 

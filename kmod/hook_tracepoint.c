@@ -350,9 +350,11 @@ static void edgedma_tp_map_resource(void *data, struct device *dev,
 	edgedma_track_call(&call);
 }
 
-static void edgedma_tp_unmap(u32 kind, struct device *dev, dma_addr_t addr,
-			     size_t size, enum dma_data_direction dir,
-			     unsigned long attrs)
+/* Inline: each unmap event's probe is then one function, not two. */
+static __always_inline void edgedma_tp_unmap(u32 kind, struct device *dev,
+					     dma_addr_t addr, size_t size,
+					     enum dma_data_direction dir,
+					     unsigned long attrs)
 {
 	struct edgedma_call call __uninitialized;
 
