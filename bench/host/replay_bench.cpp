@@ -15,7 +15,8 @@
 //               read, decoded and put through the cross-view comparison
 //               (compare_views() and the side-by-side rows); its items are
 //               snapshots. The snapshots are the records the real module
-//               wrote in the guests (tests/data/snapshots), 2000 of each.
+//               wrote in the guests (tests/data/snapshots), each as often
+//               as the next, at least 10^4 in all.
 //
 // The recording is the report stage's synthetic one (tests/report/
 // synthetic_recording.hpp: six devices, map/unmap/sync calls with callers,
@@ -267,29 +268,35 @@ void BM_Analyze(benchmark::State &state)
 	});
 }
 
-// The snapshot fixtures, made into a recording of snapshots_explained
-// snapshots on first use.
-constexpr std::uint64_t snapshots_explained = 10'000;
+// The snapshot fixtures, made into a recording of at least
+// snapshots_wanted snapshots (each fixture as often as the next, so the
+// count is rounded up to a multiple of theirs) on first use.
+constexpr std::uint64_t snapshots_wanted = 10'000;
 
-const fs::path &snapshot_recording()
+struct SnapshotRecording {
+	fs::path file;
+	std::uint64_t snapshots = 0;
+};
+
+const SnapshotRecording &snapshot_recording()
 {
 	static TemporaryDirectory directory;
-	static const fs::path made = [] {
+	static const SnapshotRecording made = [] {
 		std::vector<fs::path> files;
 		for (const auto &entry : fs::directory_iterator(EDGEDMA_SNAPSHOT_FIXTURE_DIR))
 			if (entry.path().extension() == ".snap")
 				files.push_back(entry.path());
-		if (files.empty() || snapshots_explained % files.size())
-			throw std::runtime_error("want a number of snapshot fixtures that divides " +
-						 std::to_string(snapshots_explained) + ", found " +
-						 std::to_string(files.size()));
-		fs::path file = directory.path() / "snapshots.edr";
+		if (files.empty())
+			throw std::runtime_error(std::string("no snapshot fixtures (*.snap) in ") +
+						 EDGEDMA_SNAPSHOT_FIXTURE_DIR);
+		const std::uint64_t copies = (snapshots_wanted + files.size() - 1) / files.size();
+		SnapshotRecording result{directory.path() / "snapshots.edr", copies * files.size()};
 		edgedma::synthetic::write_recording(
-			file, {.events = 1000,
-			       .findings = 10,
-			       .snapshot_files = files,
-			       .snapshot_copies = snapshots_explained / files.size()});
-		return file;
+			result.file, {.events = 1000,
+				      .findings = 10,
+				      .snapshot_files = files,
+				      .snapshot_copies = copies});
+		return result;
 	}();
 	return made;
 }
@@ -305,7 +312,8 @@ void prepare_snapshot_recording(const benchmark::State &)
 void BM_Explain(benchmark::State &state)
 {
 	guarded(state, [&] {
-		const fs::path &file = snapshot_recording();
+		const fs::path &file = snapshot_recording().file;
+		const std::uint64_t snapshots = snapshot_recording().snapshots;
 		const edgedma::Symbolizer no_symbols;
 		for (auto _ : state) {
 			edgedma::RecordingReader reader(file);
@@ -319,16 +327,16 @@ void BM_Explain(benchmark::State &state)
 						edgedma::side_by_side(*snapshot, verdicts));
 					explained++;
 				}
-			if (explained != snapshots_explained) {
+			if (explained != snapshots) {
 				state.SkipWithError("the recording did not hold every snapshot");
 				return;
 			}
 		}
 		const auto passes = static_cast<std::uint64_t>(state.iterations());
-		state.SetItemsProcessed(static_cast<std::int64_t>(passes * snapshots_explained));
-		state.counters["snapshots"] = static_cast<double>(snapshots_explained);
+		state.SetItemsProcessed(static_cast<std::int64_t>(passes * snapshots));
+		state.counters["snapshots"] = static_cast<double>(snapshots);
 		state.counters["time_per_snapshot"] =
-			benchmark::Counter(static_cast<double>(snapshots_explained),
+			benchmark::Counter(static_cast<double>(snapshots),
 					   benchmark::Counter::kIsIterationInvariantRate |
 						   benchmark::Counter::kInvert);
 	});
