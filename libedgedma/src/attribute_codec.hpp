@@ -125,12 +125,20 @@ wrong_size(std::string_view context, std::string_view name, std::size_t size,
 	if (payload.empty() || payload.back() != std::byte{0}) [[unlikely]]
 		not_a_string(context, name);
 	const auto *text = reinterpret_cast<const char *>(payload.data());
+	// Mostly the text the record already holds (a stream's events name the
+	// same device over and over): compared, not measured and copied again.
+	// value holds no NUL (it was cut at the first), so equal bytes followed
+	// by a NUL are the whole string.
+	if (value.size() < payload.size() && text[value.size()] == '\0' &&
+	    std::memcmp(value.data(), text, value.size()) == 0)
+		return;
+	const std::size_t length = ::strnlen(text, payload.size());
 	// In place: a record decoded again into the same storage
 	// (RecordingReader::next(Record &)) keeps the string's buffer. clear()
 	// and append() rather than assign(), which is replace() and allows for
 	// the text overlapping the string.
 	value.clear();
-	value.append(text, ::strnlen(text, payload.size()));
+	value.append(text, length);
 }
 
 template <typename Integer>
@@ -455,9 +463,89 @@ void decode_set_into(std::string_view context, AttributeStream stream,
 // fixed offset and a test of a constant bit, instead of a look-up of the
 // rule, a jump on its index and a look at the rule's destination. The same
 // table and the same checks as walk_set(), so the same decoding.
+// The set as its writers lay it out: every attribute in the table's order,
+// each once, none the table lacks, no padding attribute, and each integer
+// exactly its size. The module's senders and the recording's encode_set()
+// write sets so, and then an attribute is one compare of its header
+// against a constant and a move, where decode_set_into() pays a jump on
+// its type and the checks for every other order. Anything else (another
+// order, a newer module's attribute, padding, a wrong size, a missing
+// attribute) returns false at once, with the record part written, for
+// decode_set_into() to decode from the start and to judge.
+template <const auto &rules, typename Record>
+[[gnu::always_inline]] inline bool decode_set_in_order(std::string_view context,
+						       AttributeStream stream, Record &record)
+{
+	static_assert(
+		[] {
+			for (std::size_t i = 0; i < rules.size(); i++)
+				for (std::size_t j = i + 1; j < rules.size(); j++)
+					if (rules[i].type == rules[j].type)
+						return false;
+			return true;
+		}(),
+		"two rules for one attribute type: the first would take both in order");
+	if (stream.size() > static_cast<std::size_t>(INT32_MAX))
+		return false;
+	const std::byte *at = stream.data();
+	const std::byte *const end = at + stream.size();
+	auto step = [&]<std::size_t rule>() -> bool {
+		constexpr auto &destination = rules[rule].destination;
+		using Field = std::variant_alternative_t<destination.index(), Destination<Record>>;
+		constexpr bool optional = rules[rule].presence == Presence::optional;
+		if constexpr (std::is_same_v<Field, std::monostate>) {
+			return true; // padding: none is expected
+		} else {
+			nlattr header{};
+			const bool have = end - at >= static_cast<std::ptrdiff_t>(sizeof header);
+			if (have)
+				std::memcpy(&header, at, sizeof header);
+			if (!have || header.nla_type != rules[rule].type) {
+				if constexpr (optional) {
+					ResetField<Record>{record}(std::get<destination.index()>(destination));
+					return true;
+				}
+				return false;
+			}
+			if (header.nla_len < sizeof header || header.nla_len > end - at)
+				return false;
+			const std::span<const std::byte> payload{at + sizeof header,
+								 header.nla_len - sizeof header};
+			constexpr auto field = std::get<destination.index()>(destination);
+			using Value = std::remove_cvref_t<decltype(record.*field)>;
+			if constexpr (std::is_same_v<Value, std::uint32_t> ||
+				      std::is_same_v<Value, std::uint64_t>) {
+				if (payload.size() != sizeof(Value))
+					return false;
+				std::memcpy(&(record.*field), payload.data(), sizeof(Value));
+			} else if constexpr (std::is_same_v<Value, std::optional<std::uint32_t>> ||
+					     std::is_same_v<Value, std::optional<std::uint64_t>>) {
+				typename Value::value_type value;
+				if (payload.size() != sizeof value)
+					return false;
+				std::memcpy(&value, payload.data(), sizeof value);
+				record.*field = value;
+			} else {
+				// Strings and the containers: their own checks, which
+				// throw what decode_set_into() would.
+				store_attribute(record, field, payload, context, rules[rule].name);
+			}
+			at += (header.nla_len + 3u) & ~3u; // NLA_ALIGN()
+			return true;
+		}
+	};
+	const bool in_order = [&]<std::size_t... rule>(std::index_sequence<rule...>) {
+		return (step.template operator()<rule>() && ...);
+	}(std::make_index_sequence<rules.size()>{});
+	// The last attribute's padding may be left out (check_set_end()).
+	return in_order && at >= end && at - end < 4;
+}
+
 template <const auto &rules, typename Record>
 void decode_set_into(std::string_view context, AttributeStream stream, Record &record)
 {
+	if (decode_set_in_order<rules>(context, stream, record))
+		return;
 	static constexpr auto index = index_rules(rules);
 	std::uint64_t seen = 0;
 	// Optional fields back to empty; the others are overwritten.

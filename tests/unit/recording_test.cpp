@@ -509,6 +509,95 @@ TEST(MapEventCodec, AnyAttributeOrderAndUnknownTypesAreAccepted)
 	EXPECT_EQ(detail::decode_map_event(reordered, "MAP_EVENTS"), sent);
 }
 
+// The layout the module and the recording write (every attribute in the
+// table's order) decodes by a shorter path; each way off it must decode as
+// the general walk does.
+std::vector<std::byte> attribute_of(std::uint16_t type, std::size_t payload_length)
+{
+	std::vector<std::byte> attribute((4 + payload_length + 3) & ~std::size_t{3});
+	const auto length = static_cast<std::uint16_t>(4 + payload_length);
+	std::memcpy(attribute.data(), &length, sizeof length);
+	std::memcpy(attribute.data() + 2, &type, sizeof type);
+	return attribute;
+}
+
+std::vector<std::byte> joined(const std::vector<std::vector<std::byte>> &parts)
+{
+	std::vector<std::byte> stream;
+	for (const auto &part : parts)
+		stream.insert(stream.end(), part.begin(), part.end());
+	return stream;
+}
+
+TEST(MapEventCodec, PaddingBeforeAValueDecodesTheSame)
+{
+	// As a kernel without efficient unaligned access sends a u64.
+	MapEvent sent = sample_map_event(2, 10);
+	sent.cpu_phys = 0x4000'1000;
+	std::vector<std::byte> attributes;
+	detail::encode_map_event(sent, attributes);
+	auto parts = split_attributes(attributes);
+	parts.insert(parts.begin() + 1, attribute_of(EDGEDMA_A_MAP_EVENT_PAD, 0));
+	parts.push_back(attribute_of(EDGEDMA_A_MAP_EVENT_PAD, 0));
+	EXPECT_EQ(detail::decode_map_event(joined(parts), "MAP_EVENTS"), sent);
+}
+
+TEST(MapEventCodec, InOrderWithANewerAttributeAtTheEndDecodes)
+{
+	MapEvent sent = sample_map_event(2, 10);
+	std::vector<std::byte> attributes;
+	detail::encode_map_event(sent, attributes);
+	auto parts = split_attributes(attributes);
+	parts.push_back(attribute_of(EDGEDMA_A_MAP_EVENT_MAX + 1, 8));
+	MapEvent decoded = sample_map_event(0, 1);
+	decoded.cpu_phys = 0x1000; // absent on the wire: emptied
+	detail::decode_map_event_into(joined(parts), "MAP_EVENTS", decoded);
+	EXPECT_EQ(decoded, sent);
+}
+
+TEST(MapEventCodec, InOrderWithAWrongSizeIsRefusedByName)
+{
+	std::vector<std::byte> attributes;
+	detail::encode_map_event(sample_map_event(2, 10), attributes);
+	auto parts = split_attributes(attributes);
+	parts[2] = attribute_of(EDGEDMA_A_MAP_EVENT_TIME_NS, 4); // a u64 sent as 4 bytes
+	try {
+		detail::decode_map_event(joined(parts), "MAP_EVENTS");
+		FAIL() << "no error";
+	} catch (const Error &error) {
+		EXPECT_EQ(std::string(error.what()),
+			  "MAP_EVENTS: EDGEDMA_A_MAP_EVENT_TIME_NS has 4 bytes, expected 8 (u64)");
+	}
+}
+
+TEST(MapEventCodec, NamesDecodedOverEarlierNamesAreTheNewOnes)
+{
+	// The decoder keeps a name it already holds: a longer, a shorter, an
+	// empty one, and a name with bytes after its NUL must still come out
+	// as a fresh decode gives them.
+	MapEvent decoded;
+	for (std::string device : {"dev-a", "dev-ab", "dev-a", "dev", "", "dev", "dev"}) {
+		MapEvent sent = sample_map_event(1, 2);
+		sent.device = device;
+		std::vector<std::byte> attributes;
+		detail::encode_map_event(sent, attributes);
+		detail::decode_map_event_into(attributes, "MAP_EVENTS", decoded);
+		EXPECT_EQ(decoded, sent) << device;
+		EXPECT_EQ(decoded, detail::decode_map_event(attributes, "MAP_EVENTS"));
+	}
+	auto parts = split_attributes([] {
+		std::vector<std::byte> attributes;
+		detail::encode_map_event(sample_map_event(1, 2), attributes);
+		return attributes;
+	}());
+	// "dev\0xyz\0": the name is "dev".
+	auto device = attribute_of(EDGEDMA_A_MAP_EVENT_DEVICE, 8);
+	std::memcpy(device.data() + 4, "dev\0xyz", 8);
+	parts[4] = device;
+	detail::decode_map_event_into(joined(parts), "MAP_EVENTS", decoded);
+	EXPECT_EQ(decoded.device, "dev");
+}
+
 TEST(MapEventCodec, RepeatedAttributeIsRefused)
 {
 	std::vector<std::byte> attributes;
