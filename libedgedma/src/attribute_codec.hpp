@@ -463,6 +463,14 @@ void decode_set_into(std::string_view context, AttributeStream stream,
 // fixed offset and a test of a constant bit, instead of a look-up of the
 // rule, a jump on its index and a look at the rule's destination. The same
 // table and the same checks as walk_set(), so the same decoding.
+// The wire type of an integer field, optional or not.
+template <typename Field> struct WireInteger {
+	using type = Field;
+};
+template <typename Integer> struct WireInteger<std::optional<Integer>> {
+	using type = Integer;
+};
+
 // The set as its writers lay it out: every attribute in the table's order,
 // each once, none the table lacks, no padding attribute, and each integer
 // exactly its size. The module's senders and the recording's encode_set()
@@ -496,42 +504,66 @@ template <const auto &rules, typename Record>
 		if constexpr (std::is_same_v<Field, std::monostate>) {
 			return true; // padding: none is expected
 		} else {
-			nlattr header{};
-			const bool have = end - at >= static_cast<std::ptrdiff_t>(sizeof header);
-			if (have)
-				std::memcpy(&header, at, sizeof header);
-			if (!have || header.nla_type != rules[rule].type) {
-				if constexpr (optional) {
-					ResetField<Record>{record}(std::get<destination.index()>(destination));
-					return true;
-				}
-				return false;
-			}
-			if (header.nla_len < sizeof header || header.nla_len > end - at)
-				return false;
-			const std::span<const std::byte> payload{at + sizeof header,
-								 header.nla_len - sizeof header};
 			constexpr auto field = std::get<destination.index()>(destination);
 			using Value = std::remove_cvref_t<decltype(record.*field)>;
-			if constexpr (std::is_same_v<Value, std::uint32_t> ||
-				      std::is_same_v<Value, std::uint64_t>) {
-				if (payload.size() != sizeof(Value))
+			constexpr bool u32_or_u64 =
+				std::is_same_v<Value, std::uint32_t> ||
+				std::is_same_v<Value, std::uint64_t> ||
+				std::is_same_v<Value, std::optional<std::uint32_t>> ||
+				std::is_same_v<Value, std::optional<std::uint64_t>>;
+			// Absent: its place holds another attribute, or nothing.
+			auto absent = [&] {
+				nlattr header{};
+				if (end - at >= static_cast<std::ptrdiff_t>(sizeof header))
+					std::memcpy(&header, at, sizeof header);
+				return end - at < static_cast<std::ptrdiff_t>(sizeof header) ||
+				       header.nla_type != rules[rule].type;
+			};
+			if constexpr (u32_or_u64) {
+				using Integer = typename WireInteger<Value>::type;
+				// Its header as one word: length and type at once.
+				constexpr std::size_t length = sizeof(nlattr) + sizeof(Integer);
+				constexpr auto expected = std::bit_cast<std::uint32_t>(nlattr{
+					static_cast<std::uint16_t>(length),
+					static_cast<std::uint16_t>(rules[rule].type)});
+				std::uint32_t word = 0;
+				if (end - at >= static_cast<std::ptrdiff_t>(length))
+					std::memcpy(&word, at, sizeof word);
+				if (word != expected) {
+					if constexpr (optional) {
+						if (absent()) {
+							ResetField<Record>{record}(field);
+							return true;
+						}
+					}
 					return false;
-				std::memcpy(&(record.*field), payload.data(), sizeof(Value));
-			} else if constexpr (std::is_same_v<Value, std::optional<std::uint32_t>> ||
-					     std::is_same_v<Value, std::optional<std::uint64_t>>) {
-				typename Value::value_type value;
-				if (payload.size() != sizeof value)
-					return false;
-				std::memcpy(&value, payload.data(), sizeof value);
+				}
+				Integer value;
+				std::memcpy(&value, at + sizeof(nlattr), sizeof value);
 				record.*field = value;
+				at += (length + 3) & ~std::size_t{3}; // NLA_ALIGN()
+				return true;
 			} else {
+				if (absent()) {
+					if constexpr (optional) {
+						ResetField<Record>{record}(field);
+						return true;
+					}
+					return false;
+				}
+				nlattr header;
+				std::memcpy(&header, at, sizeof header);
+				if (header.nla_len < sizeof header || header.nla_len > end - at)
+					return false;
 				// Strings and the containers: their own checks, which
 				// throw what decode_set_into() would.
-				store_attribute(record, field, payload, context, rules[rule].name);
+				store_attribute(record, field,
+						std::span<const std::byte>{at + sizeof header,
+									   header.nla_len - sizeof header},
+						context, rules[rule].name);
+				at += (header.nla_len + 3u) & ~3u; // NLA_ALIGN()
+				return true;
 			}
-			at += (header.nla_len + 3u) & ~3u; // NLA_ALIGN()
-			return true;
 		}
 	};
 	const bool in_order = [&]<std::size_t... rule>(std::index_sequence<rule...>) {
