@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""bench/write-report's host replay section: the figures of
-edgedma-replay-bench's JSON, the targets read from them, and a benchmark
-that failed shown as failed with its target missed, not left out."""
+"""bench/write-report: the host replay section (the figures of
+edgedma-replay-bench's JSON, the targets read from them, a benchmark that
+failed shown as failed with its target missed, not left out) and the
+targets' reading of the instruction counts."""
 import importlib.machinery
 import importlib.util
 import unittest
@@ -75,6 +76,35 @@ class ReplaySection(unittest.TestCase):
              "items_per_second": 1.0}])
         self.assertNotIn("BM_Replay_mean", text)
         self.assertEqual(targets, {})
+
+
+class OwnInstructionsReading(unittest.TestCase):
+    """The targets' reading quotes this run's instruction counts and its ns
+    per instruction, not figures written by hand."""
+
+    def insn_run(self, hook, variant, insns, own):
+        return {"path": "direct", "hook": hook, "variant": variant,
+                "summary": {"insns": insns, "edgedma_insns": own}}
+
+    def boot(self, tracepoint_ns, none_ns):
+        runs = [{"config": config, "threads": 1, "pages": 1, "repeat": 0, "mean_ns": ns}
+                for config, ns in (("tracepoint", tracepoint_ns), ("none", none_ns))]
+        return {"boot": {"arch": "x86_64", "kernel": "6.12", "path": "direct"}, "map": runs}
+
+    def test_counts_and_ns_per_instruction_from_the_run(self):
+        results = {"insns": [self.insn_run("tracepoint", "full", 1400.0, 950.0),
+                             self.insn_run("kprobe", "full", 1900.0, 840.0),
+                             self.insn_run(None, "none", 200.0, 0.0)],
+                   "boots": [self.boot(2200.0, 200.0)]}
+        text = report.own_insns_reading(results)
+        self.assertIn(": 950 guest instructions of edgedma's own per pair", text)
+        self.assertIn("(840 in kprobe mode)", text)
+        # 2000 ns over 1200 instructions: 1.67 ns each, 1 us is 600.
+        self.assertIn("added 2000 ns for 1200 instructions, 1.67 ns each", text)
+        self.assertIn("1 us is about 600 of them", text)
+
+    def test_nothing_counted_nothing_said(self):
+        self.assertEqual(report.own_insns_reading({"insns": None, "boots": []}), "")
 
 
 if __name__ == "__main__":
