@@ -62,7 +62,7 @@ static bool edgedma_view_complete(const struct edgedma_devrec *rec)
 {
 	if (READ_ONCE(rec->complete))
 		return true;
-	this_cpu_inc(edgedma_unseen);
+	__this_cpu_inc(edgedma_unseen);
 	return false;
 }
 
@@ -137,7 +137,7 @@ edgedma_vfound(const struct edgedma_ctx *ctx, u32 kind, u64 dma_addr, u64 phys,
 
 	if (!edgedma_check_on(ctx, kind))
 		return;
-	edgedma_devrec_count(ctx->rec, EDGEDMA_DEV_FINDINGS, 1);
+	edgedma_devrec_count_irqs_off(ctx->rec, EDGEDMA_DEV_FINDINGS, 1);
 	/*
 	 * A repeat is counted at its site and costs nothing more: not even
 	 * clearing the finding's kilobyte and more.
@@ -362,7 +362,7 @@ static __always_inline u64 edgedma_translate(const struct edgedma_ctx *ctx, u64 
 	if (domain) {
 		/* Interrupts are off: an IOMMU driver's sleeping lock must not be taken. */
 		if (!edgedma_iommu_translate_in_hook(domain)) {
-			this_cpu_inc(edgedma_translations_skipped);
+			__this_cpu_inc(edgedma_translations_skipped);
 			return EDGEDMA_NO_PHYS;
 		}
 		return iommu_iova_to_phys(domain, dma_addr) ?: EDGEDMA_NO_PHYS;
@@ -711,7 +711,8 @@ static __always_inline struct edgedma_mapping *edgedma_unmap_one(const struct ed
 		.kind = edgedma_map_kind_of(c->kind),
 	};
 	struct edgedma_mapping *m;
-	struct edgedma_unmapped u;
+	/* Filled by the history when it knows the address: not zeroed first. */
+	struct edgedma_unmapped u __uninitialized;
 
 	m = edgedma_maptrack_take(ctx->rec, dma_addr, &want, c->caller);
 	if (!m) {
@@ -854,8 +855,9 @@ static void edgedma_sync_owned(const struct edgedma_ctx *ctx, struct edgedma_map
 static void edgedma_sync_one(const struct edgedma_ctx *ctx, u64 addr, u64 size)
 {
 	const struct edgedma_call *c = ctx->call;
-	struct edgedma_mapping m;
-	struct edgedma_unmapped u;
+	/* Filled by the searches that find something: not zeroed per sync. */
+	struct edgedma_mapping m __uninitialized;
+	struct edgedma_unmapped u __uninitialized;
 
 	if (!static_branch_likely(&edgedma_tracking_mappings))
 		return;
@@ -915,13 +917,13 @@ static __always_inline void edgedma_judge_call(const struct edgedma_call *call)
 	struct edgedma_xlat xlat = { .valid = false };
 	struct edgedma_ctx ctx = { .call = call, .xlat = &xlat };
 
-	this_cpu_inc(edgedma_calls);
+	__this_cpu_inc(edgedma_calls);
 	if (!call->dev)
 		return;
 	ctx.rec = edgedma_device_lookup(call->dev, &ctx.policy);
 	if (!ctx.rec)
 		return;
-	edgedma_devrec_count(ctx.rec, EDGEDMA_DEV_CALLS, 1);
+	edgedma_devrec_count_irqs_off(ctx.rec, EDGEDMA_DEV_CALLS, 1);
 	edgedma_sync_visible_keep(ctx.rec, call->dev);
 
 	switch (call->kind) {

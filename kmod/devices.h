@@ -100,6 +100,20 @@ static inline void edgedma_devrec_count(const struct edgedma_devrec *rec,
 		       edgedma_devrec_slot(rec) * EDGEDMA_DEV_COUNTERS + counter),
 		     delta);
 }
+
+/*
+ * edgedma_devrec_count() with interrupts off, as the hooks run: nothing can
+ * come between the read and the write on this CPU, so a plain add does,
+ * where this_cpu_add() is an exclusive load/store loop on arm64.
+ */
+static inline void edgedma_devrec_count_irqs_off(const struct edgedma_devrec *rec,
+						 enum edgedma_devrec_counter counter, long delta)
+{
+	lockdep_assert_irqs_disabled();
+	__this_cpu_add(*(edgedma_dev_counters +
+			 edgedma_devrec_slot(rec) * EDGEDMA_DEV_COUNTERS + counter),
+		       delta);
+}
 u64 edgedma_devices_untracked(void);
 size_t edgedma_devices_memory(void);	/* bytes preallocated at load */
 /* The driver of @dev binds or has unbound; process context. */

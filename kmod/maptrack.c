@@ -137,7 +137,7 @@ static struct edgedma_mapping *edgedma_pool_get(void)
 
 	if (cache->count)
 		return &edgedma_pool[cache->idx[--cache->count]];
-	hint = this_cpu_read(edgedma_pool_hint);
+	hint = __this_cpu_read(edgedma_pool_hint);
 	for (tries = 0; tries < 4; tries++) {
 		idx = find_next_zero_bit(edgedma_pool_used, pool_size, hint);
 		if (idx >= pool_size)
@@ -145,12 +145,12 @@ static struct edgedma_mapping *edgedma_pool_get(void)
 		if (idx >= pool_size)
 			break;
 		if (!test_and_set_bit(idx, edgedma_pool_used)) {
-			this_cpu_write(edgedma_pool_hint, idx + 1);
+			__this_cpu_write(edgedma_pool_hint, idx + 1);
 			return &edgedma_pool[idx];
 		}
 		hint = idx + 1;
 	}
-	this_cpu_inc(edgedma_exhausted);
+	__this_cpu_inc(edgedma_exhausted);
 	return NULL;
 }
 
@@ -221,15 +221,15 @@ void edgedma_maptrack_insert(struct edgedma_mapping *m, bool addr_unique)
 	raw_spin_lock(&b->lock);
 	hlist_add_head(&m->node, &b->head);
 	raw_spin_unlock(&b->lock);
-	this_cpu_inc(edgedma_live);
-	this_cpu_inc(edgedma_changes);
-	edgedma_devrec_count(m->devrec, EDGEDMA_DEV_LIVE, 1);
+	__this_cpu_inc(edgedma_live);
+	__this_cpu_inc(edgedma_changes);
+	edgedma_devrec_count_irqs_off(m->devrec, EDGEDMA_DEV_LIVE, 1);
 	hlist_for_each_entry_safe(old, next, &stale, node) {
 		hlist_del(&old->node);
 		edgedma_pool_put_hook(old);
-		this_cpu_dec(edgedma_live);
-		this_cpu_inc(edgedma_stale);
-		edgedma_devrec_count(m->devrec, EDGEDMA_DEV_LIVE, -1);
+		__this_cpu_dec(edgedma_live);
+		__this_cpu_inc(edgedma_stale);
+		edgedma_devrec_count_irqs_off(m->devrec, EDGEDMA_DEV_LIVE, -1);
 	}
 }
 
@@ -304,9 +304,9 @@ struct edgedma_mapping *edgedma_maptrack_take(struct edgedma_devrec *rec, u64 dm
 	}
 	if (!found)
 		return NULL;
-	this_cpu_dec(edgedma_live);
-	this_cpu_inc(edgedma_changes);
-	edgedma_devrec_count(rec, EDGEDMA_DEV_LIVE, -1);
+	__this_cpu_dec(edgedma_live);
+	__this_cpu_inc(edgedma_changes);
+	edgedma_devrec_count_irqs_off(rec, EDGEDMA_DEV_LIVE, -1);
 	/* Remembered now: a snapshot of a finding about the unmap shows it. */
 	edgedma_history_add(found, unmap_caller);
 	return found;
