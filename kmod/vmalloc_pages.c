@@ -49,26 +49,33 @@ static bool edgedma_vmalloc_probe_on;
 unsigned long edgedma_vmalloc_last_seen;
 
 /*
- * The DMA core's own lookups: it frees (and mmaps) the coherent buffers of
- * non-coherent devices through their vmalloc remapping, and the pages are
- * then free for anyone. Only the functions this kernel has count.
+ * Lookups of pages that are no driver's buffer. The DMA core frees (and
+ * mmaps) the coherent buffers of non-coherent devices through their vmalloc
+ * remapping, and the pages are then free for anyone. arm64 patches module
+ * text (jump labels, alternatives, kprobes) through patch_map(), and its
+ * modules live in the vmalloc range: every module load and static key flip
+ * would look like a driver taking vmalloc pages. Only the functions this
+ * kernel has count.
  */
-static const char *const edgedma_dma_core_lookups[] = {
+static const char *const edgedma_not_buffer_lookups[] = {
 	"iommu_dma_free", "__iommu_dma_free", "iommu_dma_mmap",
 	"iommu_dma_get_sgtable", "dma_common_free_remap",
+	/* patch_map() where it is not inlined, else the patchers it is in. */
+	"patch_map", "__aarch64_insn_write", "aarch64_insn_write_literal_u64",
+	"__text_poke", "aarch64_insn_copy", "aarch64_insn_set",
 };
 
 static struct {
 	unsigned long start, end;
-} edgedma_dma_core_ranges[ARRAY_SIZE(edgedma_dma_core_lookups)];
+} edgedma_not_buffer_ranges[ARRAY_SIZE(edgedma_not_buffer_lookups)];
 
-static bool edgedma_looked_up_by_dma_core(unsigned long caller)
+static bool edgedma_looked_up_for_no_buffer(unsigned long caller)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(edgedma_dma_core_ranges); i++)
-		if (caller >= edgedma_dma_core_ranges[i].start &&
-		    caller < edgedma_dma_core_ranges[i].end)
+	for (i = 0; i < ARRAY_SIZE(edgedma_not_buffer_ranges); i++)
+		if (caller >= edgedma_not_buffer_ranges[i].start &&
+		    caller < edgedma_not_buffer_ranges[i].end)
 			return true;
 	return false;
 }
@@ -102,7 +109,7 @@ static int edgedma_vmalloc_to_page_ret(struct kretprobe_instance *ri,
 	struct edgedma_vmalloc_seen *slot;
 
 	/* Our own re-check in edgedma_vmalloc_page_seen() is no lookup. */
-	if (!page || edgedma_looked_up_by_dma_core(caller) ||
+	if (!page || edgedma_looked_up_for_no_buffer(caller) ||
 	    within_module(caller, THIS_MODULE))
 		return 0;
 	slot = &edgedma_vmalloc_set[edgedma_vmalloc_slot(page)];
@@ -157,10 +164,10 @@ int edgedma_vmalloc_pages_init(void)
 
 	edgedma_vmalloc_last_seen = jiffies - EDGEDMA_VMALLOC_FRESH;
 
-	for (i = 0; i < ARRAY_SIZE(edgedma_dma_core_lookups); i++)
-		edgedma_function_range(edgedma_dma_core_lookups[i],
-				       &edgedma_dma_core_ranges[i].start,
-				       &edgedma_dma_core_ranges[i].end);
+	for (i = 0; i < ARRAY_SIZE(edgedma_not_buffer_lookups); i++)
+		edgedma_function_range(edgedma_not_buffer_lookups[i],
+				       &edgedma_not_buffer_ranges[i].start,
+				       &edgedma_not_buffer_ranges[i].end);
 	/* hook_floor measures the DMA hooks alone: nothing else attaches. */
 	if (edgedma_hook_floor())
 		return 0;
