@@ -486,32 +486,7 @@ std::vector<std::vector<std::byte>> split_attributes(const std::vector<std::byte
 	return parts;
 }
 
-TEST(MapEventCodec, AnyAttributeOrderAndUnknownTypesAreAccepted)
-{
-	MapEvent sent = sample_map_event(2, 10);
-	sent.cpu_phys = 0x4000'1000;
-	std::vector<std::byte> attributes;
-	detail::encode_map_event(sent, attributes);
-	auto parts = split_attributes(attributes);
-	std::ranges::reverse(parts);
-	// From a newer module: a type past any the decoder indexes, and one
-	// just past the last it knows.
-	for (std::uint16_t type : {std::uint16_t{300}, std::uint16_t{EDGEDMA_A_MAP_EVENT_MAX + 1}}) {
-		std::vector<std::byte> unknown(8);
-		std::uint16_t length = 8;
-		std::memcpy(unknown.data(), &length, sizeof length);
-		std::memcpy(unknown.data() + 2, &type, sizeof type);
-		parts.insert(parts.begin() + 3, unknown);
-	}
-	std::vector<std::byte> reordered;
-	for (const auto &part : parts)
-		reordered.insert(reordered.end(), part.begin(), part.end());
-	EXPECT_EQ(detail::decode_map_event(reordered, "MAP_EVENTS"), sent);
-}
-
-// The layout the module and the recording write (every attribute in the
-// table's order) decodes by a shorter path; each way off it must decode as
-// the general walk does.
+// An attribute of @type with a zeroed payload of @payload_length bytes.
 std::vector<std::byte> attribute_of(std::uint16_t type, std::size_t payload_length)
 {
 	std::vector<std::byte> attribute((4 + payload_length + 3) & ~std::size_t{3});
@@ -528,6 +503,25 @@ std::vector<std::byte> joined(const std::vector<std::vector<std::byte>> &parts)
 		stream.insert(stream.end(), part.begin(), part.end());
 	return stream;
 }
+
+TEST(MapEventCodec, AnyAttributeOrderAndUnknownTypesAreAccepted)
+{
+	MapEvent sent = sample_map_event(2, 10);
+	sent.cpu_phys = 0x4000'1000;
+	std::vector<std::byte> attributes;
+	detail::encode_map_event(sent, attributes);
+	auto parts = split_attributes(attributes);
+	std::ranges::reverse(parts);
+	// From a newer module: a type past any the decoder indexes, and one
+	// just past the last it knows.
+	for (std::uint16_t type : {std::uint16_t{300}, std::uint16_t{EDGEDMA_A_MAP_EVENT_MAX + 1}})
+		parts.insert(parts.begin() + 3, attribute_of(type, 4));
+	EXPECT_EQ(detail::decode_map_event(joined(parts), "MAP_EVENTS"), sent);
+}
+
+// The layout the module and the recording write (every attribute in the
+// table's order) decodes by a shorter path; each way off it must decode as
+// the general walk does.
 
 TEST(MapEventCodec, PaddingBeforeAValueDecodesTheSame)
 {
