@@ -504,13 +504,19 @@ std::vector<std::byte> joined(const std::vector<std::vector<std::byte>> &parts)
 	return stream;
 }
 
+// @event as the module sends it, one element per attribute.
+std::vector<std::vector<std::byte>> attributes_of(const MapEvent &event)
+{
+	std::vector<std::byte> attributes;
+	detail::encode_map_event(event, attributes);
+	return split_attributes(attributes);
+}
+
 TEST(MapEventCodec, AnyAttributeOrderAndUnknownTypesAreAccepted)
 {
 	MapEvent sent = sample_map_event(2, 10);
 	sent.cpu_phys = 0x4000'1000;
-	std::vector<std::byte> attributes;
-	detail::encode_map_event(sent, attributes);
-	auto parts = split_attributes(attributes);
+	auto parts = attributes_of(sent);
 	std::ranges::reverse(parts);
 	// From a newer module: a type past any the decoder indexes, and one
 	// just past the last it knows.
@@ -522,15 +528,12 @@ TEST(MapEventCodec, AnyAttributeOrderAndUnknownTypesAreAccepted)
 // The layout the module and the recording write (every attribute in the
 // table's order) decodes by a shorter path; each way off it must decode as
 // the general walk does.
-
 TEST(MapEventCodec, PaddingBeforeAValueDecodesTheSame)
 {
 	// As a kernel without efficient unaligned access sends a u64.
 	MapEvent sent = sample_map_event(2, 10);
 	sent.cpu_phys = 0x4000'1000;
-	std::vector<std::byte> attributes;
-	detail::encode_map_event(sent, attributes);
-	auto parts = split_attributes(attributes);
+	auto parts = attributes_of(sent);
 	parts.insert(parts.begin() + 1, attribute_of(EDGEDMA_A_MAP_EVENT_PAD, 0));
 	parts.push_back(attribute_of(EDGEDMA_A_MAP_EVENT_PAD, 0));
 	EXPECT_EQ(detail::decode_map_event(joined(parts), "MAP_EVENTS"), sent);
@@ -539,9 +542,7 @@ TEST(MapEventCodec, PaddingBeforeAValueDecodesTheSame)
 TEST(MapEventCodec, InOrderWithANewerAttributeAtTheEndDecodes)
 {
 	MapEvent sent = sample_map_event(2, 10);
-	std::vector<std::byte> attributes;
-	detail::encode_map_event(sent, attributes);
-	auto parts = split_attributes(attributes);
+	auto parts = attributes_of(sent);
 	parts.push_back(attribute_of(EDGEDMA_A_MAP_EVENT_MAX + 1, 8));
 	MapEvent decoded = sample_map_event(0, 1);
 	decoded.cpu_phys = 0x1000; // absent on the wire: emptied
@@ -551,9 +552,7 @@ TEST(MapEventCodec, InOrderWithANewerAttributeAtTheEndDecodes)
 
 TEST(MapEventCodec, InOrderWithAWrongSizeIsRefusedByName)
 {
-	std::vector<std::byte> attributes;
-	detail::encode_map_event(sample_map_event(2, 10), attributes);
-	auto parts = split_attributes(attributes);
+	auto parts = attributes_of(sample_map_event(2, 10));
 	parts[2] = attribute_of(EDGEDMA_A_MAP_EVENT_TIME_NS, 4); // a u64 sent as 4 bytes
 	try {
 		detail::decode_map_event(joined(parts), "MAP_EVENTS");
@@ -579,11 +578,7 @@ TEST(MapEventCodec, NamesDecodedOverEarlierNamesAreTheNewOnes)
 		EXPECT_EQ(decoded, sent) << device;
 		EXPECT_EQ(decoded, detail::decode_map_event(attributes, "MAP_EVENTS"));
 	}
-	auto parts = split_attributes([] {
-		std::vector<std::byte> attributes;
-		detail::encode_map_event(sample_map_event(1, 2), attributes);
-		return attributes;
-	}());
+	auto parts = attributes_of(sample_map_event(1, 2));
 	// "dev\0xyz\0": the name is "dev".
 	auto device = attribute_of(EDGEDMA_A_MAP_EVENT_DEVICE, 8);
 	std::memcpy(device.data() + 4, "dev\0xyz", 8);
