@@ -135,6 +135,34 @@ class PerPair(unittest.TestCase):
         self.assertNotIn("tiny", text)
 
 
+class Binutils(unittest.TestCase):
+    """An arm64 module's lines are read with the arm64 binutils where the
+    machine has them (the host's read its symbols, not its line table)."""
+
+    def elf(self, directory, machine):
+        path = Path(directory) / f"m{machine}.ko"
+        header = bytearray(64)
+        header[:6] = b"\x7fELF\x02\x01"
+        header[18:20] = machine.to_bytes(2, "little")
+        path.write_bytes(bytes(header))
+        return path
+
+    def test_tool_by_machine(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertEqual(tool.binutil(self.elf(tmp, 62), "addr2line"), "addr2line")
+            arm64 = tool.binutil(self.elf(tmp, 183), "addr2line")
+            expected = ("aarch64-linux-gnu-addr2line"
+                        if shutil.which("aarch64-linux-gnu-addr2line") else "addr2line")
+            self.assertEqual(arm64, expected)
+
+    def test_not_elf_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "x.ko"
+            path.write_bytes(b"not an elf file at all")
+            with self.assertRaises(tool.ProfileError):
+                tool.binutil(path, "objdump")
+
+
 class BenchmarksPage(unittest.TestCase):
     """make bench's "Instructions per pair" section (bench/write-report)."""
 
