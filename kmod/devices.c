@@ -37,8 +37,7 @@ static s64 edgedma_devrec_counter_sum(unsigned int slot,
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += *per_cpu_ptr(edgedma_dev_counters +
-				    slot * EDGEDMA_DEV_COUNTERS + counter, cpu);
+		sum += *per_cpu_ptr(edgedma_devrec_counter(&edgedma_devrecs[slot], counter), cpu);
 	return sum;
 }
 
@@ -48,8 +47,8 @@ static void edgedma_devrec_counters_reset(unsigned int slot)
 
 	for_each_possible_cpu(cpu)
 		for (i = 0; i < EDGEDMA_DEV_COUNTERS; i++)
-			WRITE_ONCE(*per_cpu_ptr(edgedma_dev_counters +
-						slot * EDGEDMA_DEV_COUNTERS + i, cpu), 0);
+			WRITE_ONCE(*per_cpu_ptr(edgedma_devrec_counter(&edgedma_devrecs[slot], i),
+						cpu), 0);
 }
 
 /* Hook context: the caller runs with interrupts off (edgedma_track_call). */

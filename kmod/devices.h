@@ -89,6 +89,13 @@ static inline unsigned int edgedma_devrec_slot(const struct edgedma_devrec *rec)
 	return rec->slot;
 }
 
+/* The per-CPU counter @counter of @rec. */
+static inline s64 __percpu *edgedma_devrec_counter(const struct edgedma_devrec *rec,
+						    enum edgedma_devrec_counter counter)
+{
+	return edgedma_dev_counters + edgedma_devrec_slot(rec) * EDGEDMA_DEV_COUNTERS + counter;
+}
+
 /*
  * Any context; @delta may be negative for EDGEDMA_DEV_LIVE. Inline: the
  * hooks count several times per call.
@@ -96,9 +103,7 @@ static inline unsigned int edgedma_devrec_slot(const struct edgedma_devrec *rec)
 static inline void edgedma_devrec_count(const struct edgedma_devrec *rec,
 					enum edgedma_devrec_counter counter, long delta)
 {
-	this_cpu_add(*(edgedma_dev_counters +
-		       edgedma_devrec_slot(rec) * EDGEDMA_DEV_COUNTERS + counter),
-		     delta);
+	this_cpu_add(*edgedma_devrec_counter(rec, counter), delta);
 }
 
 /*
@@ -110,9 +115,7 @@ static inline void edgedma_devrec_count_irqs_off(const struct edgedma_devrec *re
 						 enum edgedma_devrec_counter counter, long delta)
 {
 	lockdep_assert_irqs_disabled();
-	__this_cpu_add(*(edgedma_dev_counters +
-			 edgedma_devrec_slot(rec) * EDGEDMA_DEV_COUNTERS + counter),
-		       delta);
+	__this_cpu_add(*edgedma_devrec_counter(rec, counter), delta);
 }
 u64 edgedma_devices_untracked(void);
 size_t edgedma_devices_memory(void);	/* bytes preallocated at load */
