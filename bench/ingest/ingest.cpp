@@ -15,7 +15,6 @@
 #include <exception>
 #include <iostream>
 #include <string>
-#include <variant>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -37,18 +36,16 @@ double cpu_seconds()
 	return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
+// Counts what the stream hands over, one event at a time: the way
+// `edgedma record` takes it (MapStreamHandlers, no copy per event).
 struct Tally {
 	std::uint64_t events = 0;
 	std::uint64_t loss_reports = 0;
 
-	void add(const std::vector<edgedma::MapStreamEvent> &batch)
+	edgedma::MapStreamHandlers handlers()
 	{
-		for (const auto &item : batch) {
-			if (std::holds_alternative<edgedma::MapEvent>(item))
-				events++;
-			else
-				loss_reports++;
-		}
+		return {[this](const edgedma::MapEvent &) { events++; },
+			[this](const edgedma::MapEventLoss &) { loss_reports++; }};
 	}
 };
 
@@ -63,9 +60,10 @@ int run(const std::string &receive, double duration, bool json)
 	auto deadline = start + std::chrono::duration_cast<Clock::duration>(
 					std::chrono::duration<double>(duration));
 	edgedma::MapEventStream stream(options);
+	const edgedma::MapStreamHandlers handlers = tally.handlers();
 	while (Clock::now() < deadline)
-		tally.add(stream.poll(deadline - Clock::now()));
-	tally.add(stream.finish());
+		stream.poll(deadline - Clock::now(), handlers);
+	stream.finish(handlers);
 	double wall = std::chrono::duration<double>(Clock::now() - start).count();
 	double cpu = cpu_seconds() - cpu_start;
 	const auto &c = stream.counters();

@@ -905,6 +905,21 @@ void decode_map_events_into(AttributeStream attributes, std::string_view context
 	}
 }
 
+void decode_map_events_into(AttributeStream attributes, std::string_view context,
+			    MapEventSlots &slots)
+{
+	const std::size_t before = slots.size();
+	try {
+		for_each_attribute(context, attributes, [&](const nlattr &attribute) {
+			if (nla_type(&attribute) == EDGEDMA_A_MAP_EVENTS_EVENT)
+				decode_map_event_into(payload_of(attribute), context, slots.next());
+		});
+	} catch (...) {
+		slots.truncate(before);
+		throw;
+	}
+}
+
 std::vector<MapEvent> decode_map_events(AttributeStream attributes, std::string_view context)
 {
 	std::vector<MapEvent> events;

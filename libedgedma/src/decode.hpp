@@ -5,6 +5,7 @@
 // values. Every function takes bytes already received, so all of this is
 // testable without a kernel.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -59,6 +60,35 @@ std::vector<MapEvent> decode_map_events(AttributeStream attributes, std::string_
 // malformed message events is left as it was and Error thrown.
 void decode_map_events_into(AttributeStream attributes, std::string_view context,
 			    std::vector<MapEvent> &events);
+
+// Events decoded into storage kept from one batch to the next: a stream's
+// events are decoded over earlier ones (decode_map_event_into()), so their
+// device and driver names, mostly longer than a string holds inline ("0000:
+// 00:03.0", "fe2a0000.ethernet"), cost no allocation per event. The first
+// size() slots are the batch; the ones after wait for the next.
+class MapEventSlots {
+public:
+	// The next slot, holding an earlier event or a new, empty one.
+	MapEvent &next()
+	{
+		if (used_ == slots_.size())
+			slots_.emplace_back();
+		return slots_[used_++];
+	}
+	void truncate(std::size_t size) { used_ = std::min(used_, size); }
+	void clear() { used_ = 0; }
+	std::size_t size() const { return used_; }
+	std::span<MapEvent> events() { return {slots_.data(), used_}; }
+
+private:
+	std::vector<MapEvent> slots_;
+	std::size_t used_ = 0;
+};
+
+// decode_map_events_into() into slots: the same events, the same errors
+// (a malformed message adds none of its events).
+void decode_map_events_into(AttributeStream attributes, std::string_view context,
+			    MapEventSlots &slots);
 
 MapEventsState decode_map_events_state(AttributeStream attributes);
 FoldingState decode_folding_state(AttributeStream attributes);

@@ -57,19 +57,21 @@ public:
 		}
 	}
 
-	std::vector<MapStreamEvent> poll(std::optional<std::chrono::nanoseconds> timeout)
+	template <typename OnEvent, typename OnLoss>
+	std::size_t poll(std::optional<std::chrono::nanoseconds> timeout, OnEvent &&on_event,
+			 OnLoss &&on_loss)
 	{
 		if (finished_)
 			throw Error(std::string(map_events_context), "the stream is finished");
-		std::vector<MapStreamEvent> out;
 		wait(timeout);
-		deliver(out);
-		if (family_gone_ && out.empty())
+		std::size_t handed = deliver(on_event, on_loss);
+		if (family_gone_ && handed == 0)
 			throw Error(std::string(map_events_context), "the edgedma module was unloaded");
-		return out;
+		return handed;
 	}
 
-	std::vector<MapStreamEvent> finish()
+	template <typename OnEvent, typename OnLoss>
+	std::size_t finish(OnEvent &&on_event, OnLoss &&on_loss)
 	{
 		if (finished_)
 			throw Error(std::string(map_events_context), "the stream is finished");
@@ -80,21 +82,24 @@ public:
 			turned_on_ ? client_.map_events_set(false) : client_.map_events_state();
 		// The module sent everything below the cursors before it answered:
 		// what did not overflow is in the socket now.
-		std::vector<MapStreamEvent> out;
+		std::size_t handed = 0;
 		while (wait(std::chrono::nanoseconds::zero()) != 0)
-			deliver(out);
-		deliver(out);
+			handed += deliver(on_event, on_loss);
+		handed += deliver(on_event, on_loss);
 		for (const auto &cursor : state.cursors) {
 			auto found = cpus_.find(cursor.cpu);
 			if (found == cpus_.end())
 				continue; // a CPU that came after the start: not ours
 			Cpu &cpu = found->second;
 			end_seq_[cursor.cpu] = cursor.next_seq;
-			if (cpu.expected < cursor.next_seq)
-				report_loss(out, cursor.cpu, cpu.expected, cursor.next_seq - 1);
 			counters_.lost_in_kernel += cursor.dropped - cpu.dropped_at_start;
+			if (cpu.expected < cursor.next_seq) {
+				MapEventLoss loss = lose(cpu, cursor.cpu, cursor.next_seq);
+				handed++;
+				on_loss(loss);
+			}
 		}
-		return out;
+		return handed;
 	}
 
 	const MapEventCounters &counters() const { return counters_; }
@@ -157,15 +162,21 @@ private:
 		}
 	}
 
-	void report_loss(std::vector<MapStreamEvent> &out, std::uint32_t cpu, std::uint64_t first,
-			 std::uint64_t last)
+	// Every seq of cpu from the one due to before up to: lost. The seq due
+	// moves on before the loss is handed over, so a handler that throws
+	// does not get it twice.
+	MapEventLoss lose(Cpu &cpu, std::uint32_t number, std::uint64_t up_to)
 	{
-		counters_.lost += last - first + 1;
-		out.emplace_back(MapEventLoss{cpu, first, last});
+		MapEventLoss loss{number, cpu.expected, up_to - 1};
+		counters_.lost += up_to - cpu.expected;
+		cpu.expected = up_to;
+		return loss;
 	}
 
-	// Pending events in (cpu, seq) order, with the gaps between them.
-	void deliver(std::vector<MapStreamEvent> &out)
+	// Pending events in (cpu, seq) order, with the gaps between them, from
+	// the first not yet handed over (a handler may have thrown before).
+	template <typename OnEvent, typename OnLoss>
+	std::size_t deliver(OnEvent &on_event, OnLoss &on_loss)
 	{
 		// Batched receives may complete out of order; a multishot recv
 		// and one sender keep each CPU's events in order, and the check
@@ -174,31 +185,40 @@ private:
 		auto by_cpu_seq = [](const MapEvent &a, const MapEvent &b) {
 			return a.cpu != b.cpu ? a.cpu < b.cpu : a.seq < b.seq;
 		};
-		if (!std::ranges::is_sorted(pending_, by_cpu_seq))
-			std::ranges::stable_sort(pending_, by_cpu_seq);
-		for (auto &event : pending_) {
+		auto undelivered = pending_.events().subspan(delivered_);
+		if (!std::ranges::is_sorted(undelivered, by_cpu_seq))
+			std::ranges::stable_sort(undelivered, by_cpu_seq);
+		std::size_t handed = 0;
+		while (delivered_ < pending_.size()) {
+			MapEvent &event = pending_.events()[delivered_];
 			auto found = cpus_.find(event.cpu);
-			if (found == cpus_.end() || event.seq < found->second.start)
-				continue; // numbered before this stream began
 			auto end = end_seq_.find(event.cpu);
-			if (end != end_seq_.end() && event.seq >= end->second)
-				continue; // after the end cursor: not ours
+			if (found == cpus_.end() || event.seq < found->second.start ||
+			    (end != end_seq_.end() && event.seq >= end->second)) {
+				// Numbered before this stream began, or after
+				// its end cursor: not ours.
+				delivered_++;
+				continue;
+			}
 			Cpu &cpu = found->second;
 			if (event.seq < cpu.expected) {
 				// Already reported lost; it came after all.
 				counters_.late++;
 				counters_.lost--;
-				counters_.received++;
-				out.emplace_back(std::move(event));
-				continue;
+			} else if (event.seq > cpu.expected) {
+				MapEventLoss loss = lose(cpu, event.cpu, event.seq);
+				handed++;
+				on_loss(loss);
 			}
-			if (event.seq > cpu.expected)
-				report_loss(out, event.cpu, cpu.expected, event.seq - 1);
-			cpu.expected = event.seq + 1;
+			cpu.expected = std::max(cpu.expected, event.seq + 1);
 			counters_.received++;
-			out.emplace_back(std::move(event));
+			delivered_++;
+			handed++;
+			on_event(event);
 		}
 		pending_.clear();
+		delivered_ = 0;
+		return handed;
 	}
 
 	Client client_;
@@ -206,7 +226,8 @@ private:
 	detail::MulticastSocket socket_;
 	std::map<std::uint32_t, Cpu> cpus_;
 	std::map<std::uint32_t, std::uint64_t> end_seq_;
-	std::vector<MapEvent> pending_;
+	detail::MapEventSlots pending_;
+	std::size_t delivered_ = 0; // of pending_, handed over
 	MapEventCounters counters_;
 	std::optional<std::uint64_t> drops_seen_;
 	bool turned_on_ = false;
@@ -224,14 +245,60 @@ MapEventStream::~MapEventStream() = default;
 MapEventStream::MapEventStream(MapEventStream &&) noexcept = default;
 MapEventStream &MapEventStream::operator=(MapEventStream &&) noexcept = default;
 
+namespace {
+
+// The vector API on top of the handlers: each event moved into the vector
+// (its names' buffers go with it, as they would have been allocated anyway).
+struct AppendTo {
+	std::vector<MapStreamEvent> &out;
+	void operator()(MapEvent &event) const { out.emplace_back(std::move(event)); }
+	void operator()(const MapEventLoss &loss) const { out.emplace_back(loss); }
+};
+
+// The handlers' API: each by const reference, the stream's storage kept.
+struct HandTo {
+	const MapStreamHandlers &handlers;
+	void operator()(const MapEvent &event) const
+	{
+		if (handlers.event)
+			handlers.event(event);
+	}
+	void operator()(const MapEventLoss &loss) const
+	{
+		if (handlers.loss)
+			handlers.loss(loss);
+	}
+};
+
+} // namespace
+
 std::vector<MapStreamEvent> MapEventStream::poll(std::optional<std::chrono::nanoseconds> timeout)
 {
-	return impl_->poll(timeout);
+	std::vector<MapStreamEvent> out;
+	AppendTo append{out};
+	impl_->poll(timeout, append, append);
+	return out;
 }
 
 std::vector<MapStreamEvent> MapEventStream::finish()
 {
-	return impl_->finish();
+	std::vector<MapStreamEvent> out;
+	AppendTo append{out};
+	impl_->finish(append, append);
+	return out;
+}
+
+std::size_t MapEventStream::poll(std::optional<std::chrono::nanoseconds> timeout,
+				 const MapStreamHandlers &handlers)
+{
+	HandTo hand{handlers};
+	return impl_->poll(timeout, hand, hand);
+}
+
+std::size_t MapEventStream::finish(const MapStreamHandlers &handlers)
+{
+	HandTo hand{handlers};
+	return impl_->finish(hand, hand);
 }
 
 const MapEventCounters &MapEventStream::counters() const

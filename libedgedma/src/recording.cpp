@@ -71,8 +71,10 @@ void append_header(std::vector<std::byte> &out, const RecordingHeader &header)
 			       header.created_unix_ns, 0, 0});
 }
 
-// One record, header and padding included, appended to out.
-void append_record(std::vector<std::byte> &out, const Record &record)
+// One record (a Record, or a MapEvent on its own), header and padding
+// included, appended to out.
+template <typename AnyRecord>
+void append_record(std::vector<std::byte> &out, const AnyRecord &record)
 {
 	std::size_t start = out.size();
 	out.resize(start + record_header_size);
@@ -122,7 +124,8 @@ public:
 		flush();
 	}
 
-	void write(const Record &record)
+	template <typename AnyRecord>
+	void write(const AnyRecord &record)
 	{
 		if (finished_)
 			throw Error(path_.string(), "the recording is already finished");
@@ -180,6 +183,11 @@ RecordingWriter &RecordingWriter::operator=(RecordingWriter &&) noexcept = defau
 void RecordingWriter::write(const Record &record)
 {
 	impl_->write(record);
+}
+
+void RecordingWriter::write(const MapEvent &event)
+{
+	impl_->write(event);
 }
 
 void RecordingWriter::finish(const RecordingEnd &end)

@@ -155,6 +155,11 @@ RecordType encode_record(const Record &record, std::vector<std::byte> &out)
 	return std::visit(Encoder{out}, record);
 }
 
+RecordType encode_record(const MapEvent &event, std::vector<std::byte> &out)
+{
+	return Encoder{out}(event);
+}
+
 std::string_view record_type_name(std::uint16_t type)
 {
 	switch (static_cast<RecordType>(type)) {

@@ -36,6 +36,8 @@ enum class RecordType : std::uint16_t {
 
 // The record's type, its payload appended to out.
 RecordType encode_record(const Record &record, std::vector<std::byte> &out);
+// The same for a mapping event not held in a Record (no copy into one).
+RecordType encode_record(const MapEvent &event, std::vector<std::byte> &out);
 
 // The record a payload holds; nothing for a type this library does not know.
 // context names the record in errors (its offset in the file).

@@ -162,6 +162,36 @@ TEST(Recording, WriterAndFileReaderAgree)
 	std::filesystem::remove(path);
 }
 
+TEST(Recording, AMapEventWrittenOnItsOwnIsTheRecordsBytes)
+{
+	auto dir = std::filesystem::path(::testing::TempDir());
+	MapEvent event = sample_map_event(1, 5);
+	event.device = "fe2a0000.ethernet-longer-than-a-small-string";
+	MapEventLoss loss{1, 6, 9};
+	RecordingEnd end{};
+	auto write = [&](const std::filesystem::path &path, bool on_its_own) {
+		RecordingWriter writer(path, RecordingHeader{recording_format_version, 42});
+		if (on_its_own)
+			writer.write(event);
+		else
+			writer.write(Record{event});
+		writer.write(loss);
+		writer.finish(end);
+	};
+	write(dir / "edgedma-event-alone.edr", true);
+	write(dir / "edgedma-event-record.edr", false);
+	auto bytes_of = [](const std::filesystem::path &path) {
+		std::ifstream in(path, std::ios::binary);
+		return std::vector<char>(std::istreambuf_iterator<char>(in), {});
+	};
+	auto alone = bytes_of(dir / "edgedma-event-alone.edr");
+	EXPECT_EQ(alone, bytes_of(dir / "edgedma-event-record.edr"));
+	RecordingReader reader(dir / "edgedma-event-alone.edr");
+	EXPECT_EQ(read_all(reader), (std::vector<Record>{event, loss, end}));
+	std::filesystem::remove(dir / "edgedma-event-alone.edr");
+	std::filesystem::remove(dir / "edgedma-event-record.edr");
+}
+
 TEST(Recording, RecordsAreEightByteAligned)
 {
 	auto bytes = encode_recording({}, every_kind_of_record());
@@ -452,6 +482,76 @@ TEST(MapEventCodec, MalformedNotificationAppendsNothing)
 		     Error);
 	ASSERT_EQ(events.size(), 1u);
 	EXPECT_EQ(events[0], sample_map_event(0, 3));
+}
+
+// A notification of events, each encoded as the module sends it.
+GenlMessage map_events_message(const std::vector<MapEvent> &events)
+{
+	GenlMessage message(EDGEDMA_CMD_MAP_EVENTS);
+	for (const auto &event : events) {
+		std::vector<std::byte> attributes;
+		detail::encode_map_event(event, attributes);
+		message.put_bytes(EDGEDMA_A_MAP_EVENTS_EVENT | NLA_F_NESTED, attributes);
+	}
+	return message;
+}
+
+TEST(MapEventCodec, SlotsDecodeTheNextBatchOverTheLastKeepingTheNamesBuffers)
+{
+	const std::string long_device = "fe2a0000.ethernet-longer-than-a-small-string";
+	const std::string long_driver = "rk_gmac-dwmac-longer-than-a-small-string";
+	std::vector<MapEvent> first{sample_map_event(0, 1), sample_map_event(0, 2)};
+	for (auto &event : first) {
+		event.device = long_device;
+		event.driver = long_driver;
+		event.cpu_phys = 0x4000'1000;
+		event.nents = 3;
+	}
+	detail::MapEventSlots slots;
+	detail::decode_map_events_into(map_events_message(first).attributes(), "MAP_EVENTS",
+				       slots);
+	ASSERT_EQ(slots.size(), 2u);
+	EXPECT_TRUE(std::ranges::equal(slots.events(), first));
+	const char *device_buffer = slots.events()[1].device.data();
+	const char *driver_buffer = slots.events()[1].driver.data();
+
+	// The next batch: one event fewer attribute-wise (no CPU_PHYS, no
+	// NENTS), the same names, a different device for the first.
+	std::vector<MapEvent> second{sample_map_event(1, 7), sample_map_event(1, 8)};
+	second[1].device = long_device;
+	second[1].driver = long_driver;
+	second[1].nents = 0;
+	slots.clear();
+	detail::decode_map_events_into(map_events_message(second).attributes(), "MAP_EVENTS",
+				       slots);
+	ASSERT_EQ(slots.size(), 2u);
+	EXPECT_TRUE(std::ranges::equal(slots.events(), second));
+	EXPECT_EQ(slots.events()[1].device.data(), device_buffer);
+	EXPECT_EQ(slots.events()[1].driver.data(), driver_buffer);
+}
+
+TEST(MapEventCodec, MalformedNotificationTakesNoSlot)
+{
+	std::vector<std::byte> good, bad;
+	detail::encode_map_event(sample_map_event(1, 7), good);
+	detail::encode_map_event(sample_map_event(1, 8), bad);
+	bad.resize(16);
+	GenlMessage message(EDGEDMA_CMD_MAP_EVENTS);
+	message.put_bytes(EDGEDMA_A_MAP_EVENTS_EVENT | NLA_F_NESTED, good);
+	message.put_bytes(EDGEDMA_A_MAP_EVENTS_EVENT | NLA_F_NESTED, bad);
+
+	detail::MapEventSlots slots;
+	detail::decode_map_events_into(map_events_message({sample_map_event(0, 3)}).attributes(),
+				       "MAP_EVENTS", slots);
+	EXPECT_THROW(detail::decode_map_events_into(message.attributes(), "MAP_EVENTS", slots),
+		     Error);
+	ASSERT_EQ(slots.size(), 1u);
+	EXPECT_EQ(slots.events()[0], sample_map_event(0, 3));
+	// The slot the bad event was decoded into is reused whole.
+	detail::decode_map_events_into(map_events_message({sample_map_event(2, 4)}).attributes(),
+				       "MAP_EVENTS", slots);
+	ASSERT_EQ(slots.size(), 2u);
+	EXPECT_EQ(slots.events()[1], sample_map_event(2, 4));
 }
 
 TEST(MapEventCodec, DecodingIntoAnEarlierEventGivesTheFreshDecode)

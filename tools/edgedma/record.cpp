@@ -160,20 +160,32 @@ public:
 	std::uint64_t snapshots() const { return snapshots_; }
 	const std::vector<std::uint64_t> &snapshots_missed() const { return snapshots_missed_; }
 
-	void map_event(const MapStreamEvent &event)
+	// What the stream hands over (MapEventStream::poll() with handlers):
+	// the events by reference, written without a copy.
+	MapStreamHandlers map_event_handlers()
 	{
-		if (const auto *loss = std::get_if<MapEventLoss>(&event)) {
-			writer_.write(*loss);
-			end_.map_events_lost += loss->count();
+		return {[this](const MapEvent &event) { map_event(event); },
+			[this](const MapEventLoss &loss) { map_event_loss(loss); }};
+	}
+
+	void map_event(const MapEvent &event)
+	{
+		if (!wanted(event.device))
 			return;
+		symbols_.want(event.caller);
+		// Mostly the device of the event before: no set look-up then.
+		if (event.device != last_device_) {
+			devices_.insert(event.device);
+			last_device_ = event.device;
 		}
-		const auto &mapped = std::get<MapEvent>(event);
-		if (!wanted(mapped.device))
-			return;
-		symbols_.want(mapped.caller);
-		devices_.insert(mapped.device);
-		writer_.write(mapped);
+		writer_.write(event);
 		end_.map_events++;
+	}
+
+	void map_event_loss(const MapEventLoss &loss)
+	{
+		writer_.write(loss);
+		end_.map_events_lost += loss.count();
 	}
 
 	// Device policies, symbols and the end record; the file is complete.
@@ -204,6 +216,7 @@ private:
 	RecordingWriter writer_;
 	std::optional<std::string> device_;
 	std::set<std::string> devices_;
+	std::string last_device_; // of the last mapping event, in devices_
 	SymbolCollector symbols_;
 	RecordingEnd end_;
 	std::uint64_t snapshots_ = 0;
@@ -273,6 +286,7 @@ int record(const RecordOptions &options)
 	std::optional<MapEventStream> map_events;
 	if (options.map_events)
 		map_events.emplace();
+	const MapStreamHandlers map_event_handlers = recorder.map_event_handlers();
 
 	auto start = Clock::now();
 	std::optional<Clock::time_point> deadline;
@@ -301,8 +315,7 @@ int record(const RecordOptions &options)
 			wait = std::min(wait, std::chrono::duration_cast<std::chrono::nanoseconds>(left));
 		}
 		if (map_events) {
-			for (const auto &event : map_events->poll(wait))
-				recorder.map_event(event);
+			map_events->poll(wait, map_event_handlers);
 			take_findings(std::chrono::nanoseconds::zero());
 		} else {
 			take_findings(wait);
@@ -313,8 +326,7 @@ int record(const RecordOptions &options)
 
 	std::uint64_t lost_in_kernel = 0;
 	if (map_events) {
-		for (const auto &event : map_events->finish())
-			recorder.map_event(event);
+		map_events->finish(map_event_handlers);
 		lost_in_kernel = map_events->counters().lost_in_kernel;
 	}
 	// Findings the last calls caused are logged by now; one more look.

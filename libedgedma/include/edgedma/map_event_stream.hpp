@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <variant>
@@ -16,6 +17,13 @@ namespace edgedma {
 
 // What a MapEventStream delivers, per CPU in seq order.
 using MapStreamEvent = std::variant<MapEvent, MapEventLoss>;
+
+// Where poll() and finish() hand events to a caller that takes them one at
+// a time: each by reference, valid only during the call.
+struct MapStreamHandlers {
+	std::function<void(const MapEvent &)> event;
+	std::function<void(const MapEventLoss &)> loss;
+};
 
 // Every seq between the start and the end cursors of a CPU is counted once:
 // in received, or in lost.
@@ -63,6 +71,17 @@ public:
 	// CPU stands; what the socket still has is delivered, and every seq
 	// up to there that never came is a MapEventLoss. Nothing after.
 	std::vector<MapStreamEvent> finish();
+
+	// poll() and finish() with each event and loss handed to handlers, in
+	// the same order; they return how many were handed over. The stream
+	// decodes into storage it keeps from batch to batch, so a busy stream
+	// costs no memory allocation per event (the vector above allocates the
+	// device and driver names of every event). A handler that throws stops
+	// the delivery there; the next poll() or finish() goes on after the
+	// event or loss it threw on.
+	std::size_t poll(std::optional<std::chrono::nanoseconds> timeout,
+			 const MapStreamHandlers &handlers);
+	std::size_t finish(const MapStreamHandlers &handlers);
 
 	const MapEventCounters &counters() const;
 	ReceiveMode receive_mode() const;

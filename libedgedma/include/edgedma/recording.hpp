@@ -115,6 +115,9 @@ public:
 	RecordingWriter &operator=(const RecordingWriter &) = delete;
 
 	void write(const Record &record);
+	// The same for a mapping event not held in a Record: a recorder of a
+	// busy stream then copies no event into one.
+	void write(const MapEvent &event);
 	// Writes end, flushes and closes. Further writes throw.
 	void finish(const RecordingEnd &end);
 	std::uint64_t bytes_written() const;
