@@ -39,14 +39,15 @@ enum edgedma_map_events_want {
 /*
  * Turn the stream on or off, or leave it (process context), and send every
  * event buffered so far; @cursors (nr_cpu_ids entries, or NULL) gets where
- * each CPU stands once that is done. Returns the state before.
+ * each CPU stands once that is done, *@was the state before. -ENOMEM: no
+ * memory for the rings to turn it on (nothing changed, nothing sent).
  */
-bool edgedma_map_events_set(enum edgedma_map_events_want want,
-			    struct edgedma_map_events_cursor *cursors);
+int edgedma_map_events_set(enum edgedma_map_events_want want,
+			   struct edgedma_map_events_cursor *cursors, bool *was);
 void edgedma_map_events_cursor(int cpu, struct edgedma_map_events_cursor *cursor);
 
 /* Totals over all CPUs, for GET_STATS. */
 void edgedma_map_events_totals(u64 *numbered, u64 *dropped);
-size_t edgedma_map_events_memory(void);	/* bytes preallocated at load */
+size_t edgedma_map_events_memory(void);	/* bytes held now */
 
 #endif /* _EDGEDMA_MAP_EVENTS_H */

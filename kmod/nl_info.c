@@ -80,7 +80,7 @@ int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	return edgedma_nl_reply_send(msg, hdr, info);
 }
 
-/* What the module holds, all of it preallocated at load (GET_STATS). */
+/* What the module holds (GET_STATS): preallocated at load, and the mapping-event rings while the stream is on. */
 static u64 edgedma_memory_held(void)
 {
 	return edgedma_devices_memory() + edgedma_maptrack_memory() +

@@ -98,7 +98,11 @@ int edgedma_nl_map_events_set(struct sk_buff *skb, struct genl_info *info)
 		err = -EMSGSIZE;
 		goto err_free;
 	}
-	was = edgedma_map_events_set(want, cursors);
+	err = edgedma_map_events_set(want, cursors, &was);
+	if (err) {
+		GENL_SET_ERR_MSG(info, "no memory for the mapping-event rings: load edgedma with a smaller map_event_buffer");
+		goto err_free;
+	}
 	if (nla_put_u32(msg, EDGEDMA_A_MAP_EVENTS_WAS_ENABLED, was))
 		goto err_overflow;
 	for_each_possible_cpu(cpu)

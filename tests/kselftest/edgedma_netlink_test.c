@@ -9,6 +9,9 @@
  * every other test skips.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -801,6 +804,87 @@ TEST_F(edgedma, map_events_set_without_enable_keeps_state)
 	EXPECT_EQ(0, map_events_set(_metadata, self, -1));
 	/* As found. */
 	EXPECT_EQ(0, map_events_set(_metadata, self, initial));
+}
+
+/* STATS_MEMORY of a GET_STATS reply into *(__u64 *)arg. */
+static int stats_memory(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[EDGEDMA_A_STATS_MAX + 1];
+	const void *attrs;
+	size_t len;
+
+	attrs = genl_attrs(nlh, 0, &len);
+	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_STATS_MAX) ||
+	    !nl_attr_u64(tb[EDGEDMA_A_STATS_MEMORY], arg))
+		return -EBADMSG;
+	return 0;
+}
+
+static __u64 memory_held(struct __test_metadata *_metadata, FIXTURE_DATA(edgedma) *self)
+{
+	struct nl_answer ans;
+	struct nl_msg m;
+	__u64 bytes = 0;
+	int err;
+
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_GET_STATS, 1);
+	err = nl_transact(&self->sk, &m, stats_memory, &bytes, &ans);
+	EXPECT_EQ(0, err)
+		TH_LOG("GET_STATS: %s", strerror(-err));
+	EXPECT_EQ(0, ans.error)
+		TH_LOG("GET_STATS: %s", nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	EXPECT_EQ(1U, ans.replies);
+	return bytes;
+}
+
+/* A number from a sysfs file: a module parameter, or a CPU range's last. */
+static long sysfs_number(const char *path, bool last_of_range)
+{
+	char text[64], *at;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	text[n] = '\0';
+	at = last_of_range && strrchr(text, '-') ? strrchr(text, '-') + 1 : text;
+	return strtol(at, NULL, 10);
+}
+
+/*
+ * The mapping-event rings are held only while the stream is on: turning it
+ * on adds at least map_event_buffer events' worth per possible CPU to what
+ * the module says it holds, turning it off gives back exactly that.
+ */
+TEST_F(edgedma, map_events_rings_held_only_while_on)
+{
+	long buffer, cpus;
+	__u64 off, on;
+
+	REQUIRE_EDGEDMA();
+	if (!priv_has_cap(CAP_SYS_ADMIN))
+		SKIP(return, "%s: needs CAP_SYS_ADMIN", _metadata->name);
+	buffer = sysfs_number("/sys/module/edgedma/parameters/map_event_buffer", false);
+	cpus = sysfs_number("/sys/devices/system/cpu/possible", true) + 1;
+	ASSERT_LT(0, buffer);
+	ASSERT_LT(0, cpus);
+	ASSERT_EQ(0, map_events_set(_metadata, self, -1))
+		TH_LOG("the stream is on already: someone records");
+
+	off = memory_held(_metadata, self);
+	ASSERT_EQ(0, map_events_set(_metadata, self, 1));
+	on = memory_held(_metadata, self);
+	EXPECT_EQ(1, map_events_set(_metadata, self, 0));
+	/* seq, time, address, size, phys, attrs, caller, device: 64 bytes at least. */
+	EXPECT_LE(off + (__u64)buffer * cpus * 64, on)
+		TH_LOG("held %llu bytes off, %llu on (%ld CPUs, %ld events each)",
+		       (unsigned long long)off, (unsigned long long)on, cpus, buffer);
+	EXPECT_EQ(off, memory_held(_metadata, self));
 }
 
 TEST_F(edgedma, map_events_set_rejects_enable_above_1)
