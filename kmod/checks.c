@@ -261,16 +261,16 @@ static __always_inline bool edgedma_phys_in_task_stack(u64 phys, u64 size)
 	struct vm_struct *area = task_stack_vm_area(task);
 
 	if (area) {
-		/* In page frames: one conversion per stack page, not two. */
+		/*
+		 * In page frames: one conversion per stack page, not two, and
+		 * one unsigned compare for "first <= pfn <= last".
+		 */
 		unsigned long first = PHYS_PFN(phys);
-		unsigned long last = PHYS_PFN(phys + (size ?: 1) - 1);
+		unsigned long span = PHYS_PFN(phys + (size ?: 1) - 1) - first;
 
-		for (i = 0; i < area->nr_pages; i++) {
-			unsigned long pfn = page_to_pfn(area->pages[i]);
-
-			if (pfn >= first && pfn <= last)
+		for (i = 0; i < area->nr_pages; i++)
+			if (page_to_pfn(area->pages[i]) - first <= span)
 				return true;
-		}
 		return false;
 	}
 #endif

@@ -202,7 +202,8 @@ void edgedma_maptrack_insert(struct edgedma_mapping *m, bool addr_unique)
 	 * The address is live once only: what the table still holds at it is
 	 * a mapping whose unmap the hooks missed. Left in, it would be taken
 	 * for this one at its unmap (an unmap looks in the class of its own
-	 * size first). Every class that holds anything, one bucket each.
+	 * size first). Every class that holds anything, one bucket each; the
+	 * mapping's own class under the lock it is added under.
 	 */
 	for (c = 0; addr_unique && c < EDGEDMA_CLASSES; c++) {
 		if (c != class && !READ_ONCE(edgedma_largest[c]))
@@ -215,12 +216,16 @@ void edgedma_maptrack_insert(struct edgedma_mapping *m, bool addr_unique)
 				hlist_add_head(&old->node, &stale);
 			}
 		}
+		if (c == class)
+			hlist_add_head(&m->node, &b->head);
 		raw_spin_unlock(&b->lock);
 	}
-	b = edgedma_bucket_at(m->devrec, class, m->dma_addr);
-	raw_spin_lock(&b->lock);
-	hlist_add_head(&m->node, &b->head);
-	raw_spin_unlock(&b->lock);
+	if (!addr_unique) {
+		b = edgedma_bucket_at(m->devrec, class, m->dma_addr);
+		raw_spin_lock(&b->lock);
+		hlist_add_head(&m->node, &b->head);
+		raw_spin_unlock(&b->lock);
+	}
 	__this_cpu_inc(edgedma_live);
 	__this_cpu_inc(edgedma_changes);
 	edgedma_devrec_count_irqs_off(m->devrec, EDGEDMA_DEV_LIVE, 1);
