@@ -77,8 +77,9 @@ public:
 	// decodes into storage it keeps from batch to batch, so a busy stream
 	// costs no memory allocation per event (the vector above allocates the
 	// device and driver names of every event). A handler that throws stops
-	// the delivery there; the next poll() or finish() goes on after the
-	// event or loss it threw on.
+	// the delivery there: the next poll() goes on after the event or loss
+	// it threw on; finish() has ended the stream even so, and what it had
+	// not handed over by then is neither delivered nor counted.
 	std::size_t poll(std::optional<std::chrono::nanoseconds> timeout,
 			 const MapStreamHandlers &handlers);
 	std::size_t finish(const MapStreamHandlers &handlers);
