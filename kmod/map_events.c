@@ -12,10 +12,8 @@
  * "map-events" multicast messages, every period or as soon as a ring is
  * half full (an irq_work brings the work forward: a CPU mapping flat out
  * fills a ring long before the period ends); the rings are single-producer,
- * single-consumer with release/acquire on their indexes. The work item is
- * unbound: queued from the hook it would otherwise run on the CPU that
- * fills the ring, behind the very thread mapping flat out (x86_64 ingest
- * bench: 57% of the events dropped that way, 18% unbound). An event the
+ * single-consumer with release/acquire on their indexes. The work item
+ * runs on a queue of its own (edgedma_map_events_wq: why, there). An event the
  * sender cannot send (no memory for a message) keeps its seq and counts as
  * dropped.
  *
@@ -90,12 +88,21 @@ static unsigned int edgedma_ring_mask;
 static DEFINE_MUTEX(edgedma_map_events_lock);	/* the sender, on/off */
 static bool edgedma_map_events_enabled;
 
+/*
+ * The sender's own queue: unbound (queued from the hook, a bound work item
+ * ran on the CPU filling the ring, behind the very thread mapping flat
+ * out) and high-priority (at nice 0 it shared its CPU with the consumers
+ * it feeds, and fell behind a slow one: x86_64 ingest bench, a plain recv
+ * consumer beside the io_uring one).
+ */
+static struct workqueue_struct *edgedma_map_events_wq;
+
 static void edgedma_map_events_work_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(edgedma_map_events_work, edgedma_map_events_work_fn);
 
 static void edgedma_map_events_kick_fn(struct irq_work *work)
 {
-	mod_delayed_work(system_unbound_wq, &edgedma_map_events_work, 0);
+	mod_delayed_work(edgedma_map_events_wq, &edgedma_map_events_work, 0);
 }
 
 static struct irq_work edgedma_map_events_kick;
@@ -331,7 +338,7 @@ static void edgedma_map_events_work_fn(struct work_struct *work)
 	mutex_lock(&edgedma_map_events_lock);
 	edgedma_map_events_send_all(NULL);
 	if (edgedma_map_events_enabled)
-		queue_delayed_work(system_unbound_wq, &edgedma_map_events_work,
+		queue_delayed_work(edgedma_map_events_wq, &edgedma_map_events_work,
 				   EDGEDMA_MAP_EVENTS_PERIOD);
 	mutex_unlock(&edgedma_map_events_lock);
 }
@@ -390,7 +397,7 @@ int edgedma_map_events_set(enum edgedma_map_events_want want,
 		synchronize_rcu();
 		static_branch_enable(&edgedma_map_events_on);
 		WRITE_ONCE(edgedma_map_events_enabled, true);
-		queue_delayed_work(system_unbound_wq, &edgedma_map_events_work,
+		queue_delayed_work(edgedma_map_events_wq, &edgedma_map_events_work,
 				   EDGEDMA_MAP_EVENTS_PERIOD);
 	} else if (!on && *was) {
 		static_branch_disable(&edgedma_map_events_on);
@@ -458,6 +465,10 @@ int __init edgedma_map_events_init(void)
 	size = roundup_pow_of_two(map_event_buffer);
 	map_event_buffer = size;
 	edgedma_ring_mask = size - 1;
+	edgedma_map_events_wq = alloc_workqueue("edgedma_map_events",
+						WQ_UNBOUND | WQ_HIGHPRI, 1);
+	if (!edgedma_map_events_wq)
+		return -ENOMEM;
 	init_irq_work(&edgedma_map_events_kick, edgedma_map_events_kick_fn);
 	for_each_possible_cpu(cpu) {
 		struct edgedma_map_event_ring *ring =
@@ -475,4 +486,5 @@ void edgedma_map_events_exit(void)
 
 	/* Turning off cannot fail; it frees the slots. */
 	edgedma_map_events_set(EDGEDMA_MAP_EVENTS_OFF, NULL, &was);
+	destroy_workqueue(edgedma_map_events_wq);
 }
