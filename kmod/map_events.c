@@ -13,9 +13,9 @@
  * half full (an irq_work brings the work forward: a CPU mapping flat out
  * fills a ring long before the period ends); the rings are single-producer,
  * single-consumer with release/acquire on their indexes. The work item
- * runs on a queue of its own (edgedma_map_events_wq: why, there). An event the
- * sender cannot send (no memory for a message) keeps its seq and counts as
- * dropped.
+ * runs on a queue of its own (edgedma_map_events_wq: why, there). An
+ * event the sender cannot send (no memory for a message) keeps its seq and
+ * counts as dropped.
  *
  * The rings' slots are allocated when the stream is turned on and freed
  * when it is turned off (process context, under the lock): a module that
