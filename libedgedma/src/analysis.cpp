@@ -28,6 +28,8 @@
 
 #include <linux/edgedma.h>
 
+#include "short_text.hpp"
+
 namespace edgedma {
 namespace {
 
@@ -369,14 +371,16 @@ private:
 	void add_other(const SymbolTable &symbols) { kallsyms_ = symbols.kallsyms; }
 	void add_other(const RecordingEnd &end) { end_ = end; }
 
-	DeviceState &device_named(const std::string &name, const std::string &driver)
+	// Inlined: once per record, and a call costs what the look-up does.
+	[[gnu::always_inline]] DeviceState &device_named(const std::string &name,
+							  const std::string &driver)
 	{
 		DeviceState *&cached = recent_devices_[recent_slot(name)];
-		if (!cached || cached->name != name) [[unlikely]]
+		if (!cached || !detail::same_text(cached->name, name)) [[unlikely]]
 			cached = &find_or_add_device(name);
 		DeviceState &device = *cached;
 		// A driver may bind after the device's first calls.
-		if (!driver.empty() && device.driver != driver) [[unlikely]]
+		if (!driver.empty() && !detail::same_text(device.driver, driver)) [[unlikely]]
 			device.driver = driver;
 		return device;
 	}

@@ -28,6 +28,7 @@
 
 #include "decode.hpp"
 #include "errors.hpp"
+#include "short_text.hpp"
 
 namespace edgedma::detail {
 
@@ -130,7 +131,7 @@ wrong_size(std::string_view context, std::string_view name, std::size_t size,
 	// value holds no NUL (it was cut at the first), so equal bytes followed
 	// by a NUL are the whole string.
 	if (value.size() < payload.size() && text[value.size()] == '\0' &&
-	    std::memcmp(value.data(), text, value.size()) == 0)
+	    same_text(value, std::string_view(text, value.size())))
 		return;
 	const std::size_t length = ::strnlen(text, payload.size());
 	// In place: a record decoded again into the same storage
