@@ -91,7 +91,6 @@ public:
 			if (found == cpus_.end())
 				continue; // a CPU that came after the start: not ours
 			Cpu &cpu = found->second;
-			end_seq_[cursor.cpu] = cursor.next_seq;
 			counters_.lost_in_kernel += cursor.dropped - cpu.dropped_at_start;
 			if (cpu.expected < cursor.next_seq) {
 				MapEventLoss loss = lose(cpu, cursor.cpu, cursor.next_seq);
@@ -192,11 +191,8 @@ private:
 		while (delivered_ < pending_.size()) {
 			MapEvent &event = pending_.events()[delivered_];
 			auto found = cpus_.find(event.cpu);
-			auto end = end_seq_.find(event.cpu);
-			if (found == cpus_.end() || event.seq < found->second.start ||
-			    (end != end_seq_.end() && event.seq >= end->second)) {
-				// Numbered before this stream began, or after
-				// its end cursor: not ours.
+			if (found == cpus_.end() || event.seq < found->second.start) {
+				// Numbered before this stream began: not ours.
 				delivered_++;
 				continue;
 			}
@@ -225,7 +221,6 @@ private:
 	detail::StreamIds ids_;
 	detail::MulticastSocket socket_;
 	std::map<std::uint32_t, Cpu> cpus_;
-	std::map<std::uint32_t, std::uint64_t> end_seq_;
 	detail::MapEventSlots pending_;
 	std::size_t delivered_ = 0; // of pending_, handed over
 	MapEventCounters counters_;
