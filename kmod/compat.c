@@ -231,6 +231,31 @@ bool edgedma_function_range(const char *name, unsigned long *start,
 	return true;
 }
 
+#ifdef EDGEDMA_HAVE_FTRACE_ENTRY_HOOKS
+/*
+ * 5.18 on, ftrace_set_filter_ip() takes a function's start for its ftrace
+ * site; before, only the site itself: the start on x86_64 (fentry), one or
+ * two instructions in on arm64 (the patchable entry, after a BTI landing
+ * pad). A site is at most that far in, so the first match is the one.
+ */
+int edgedma_ftrace_filter_function(struct ftrace_ops *ops, const char *name)
+{
+	static const unsigned int offsets[] = { 0, 4, 8 };
+	unsigned long start, end;
+	unsigned int i;
+	int err = -EINVAL;
+
+	if (!edgedma_function_range(name, &start, &end))
+		return -ENOENT;
+	for (i = 0; i < ARRAY_SIZE(offsets) && start + offsets[i] < end; i++) {
+		err = ftrace_set_filter_ip(ops, start + offsets[i], 0, 0);
+		if (err != -EINVAL)
+			break;
+	}
+	return err;
+}
+#endif
+
 #ifdef EDGEDMA_MCGRP_JOIN_REFUSED
 void edgedma_compat_multicast_admin(const struct genl_family *family,
 				    struct sk_buff *msg, unsigned int group)

@@ -316,6 +316,63 @@ edgedma_kretprobe_return_address(struct kretprobe_instance *ri)
 #endif
 
 /*
+ * Kprobe mode hooks the entries of the functions whose result it does not
+ * need (unmaps, frees, syncs) through ftrace where the kernel has a
+ * dynamic ftrace site with registers or arguments: a call from the
+ * function's first instructions into the callback, where a kprobe takes a
+ * breakpoint exception and steps the displaced instruction (arm64), or
+ * goes through the kprobe layer on top of ftrace (x86_64). How the
+ * callback reaches the arguments changed twice:
+ * - 5.11: struct ftrace_regs in place of pt_regs, and callbacks ask for
+ *   recursion protection (FTRACE_OPS_FL_RECURSION) where before they had
+ *   it unless they opted out (FTRACE_OPS_FL_RECURSION_SAFE);
+ * - 6.2 on arm64, 6.x on x86_64: ftrace_regs_get_argument(), the arguments
+ *   without saving every register.
+ * The protection also keeps preemption off around the callback.
+ */
+#if defined(CONFIG_DYNAMIC_FTRACE_WITH_REGS) || defined(CONFIG_DYNAMIC_FTRACE_WITH_ARGS)
+#define EDGEDMA_HAVE_FTRACE_ENTRY_HOOKS
+#include <linux/ftrace.h>
+
+#ifdef EDGEDMA_HAVE_FTRACE_OPS_FL_RECURSION
+#define EDGEDMA_FTRACE_RECURSION	FTRACE_OPS_FL_RECURSION
+#else
+#define EDGEDMA_FTRACE_RECURSION	0
+#endif
+
+#if defined(EDGEDMA_HAVE_FTRACE_REGS_GET_ARGUMENT)
+typedef struct ftrace_regs edgedma_ftrace_regs_t;
+#define EDGEDMA_FTRACE_OPS_FLAGS	EDGEDMA_FTRACE_RECURSION
+#define edgedma_ftrace_arg(fregs, n)	ftrace_regs_get_argument(fregs, n)
+#elif defined(EDGEDMA_HAVE_FTRACE_REGS)
+typedef struct ftrace_regs edgedma_ftrace_regs_t;
+#define EDGEDMA_FTRACE_OPS_FLAGS	(FTRACE_OPS_FL_SAVE_REGS | EDGEDMA_FTRACE_RECURSION)
+/* Never NULL: FTRACE_OPS_FL_SAVE_REGS saved them all. */
+#define edgedma_ftrace_arg(fregs, n)	regs_get_kernel_argument(ftrace_get_regs(fregs), n)
+#else
+typedef struct pt_regs edgedma_ftrace_regs_t;
+#define EDGEDMA_FTRACE_OPS_FLAGS	(FTRACE_OPS_FL_SAVE_REGS | EDGEDMA_FTRACE_RECURSION)
+#define edgedma_ftrace_arg(regs, n)	regs_get_kernel_argument(regs, n)
+#endif
+
+/*
+ * Points @ops at the ftrace site of the kernel function @name: -ENOENT
+ * when kallsyms has no such function, -EINVAL when it has no ftrace site
+ * (notrace, or ftrace off). Process context.
+ */
+int edgedma_ftrace_filter_function(struct ftrace_ops *ops, const char *name);
+/*
+ * Frees what the filter holds, on an ops not registered (or no more):
+ * 5.10 does not export ftrace_free_filter(); a reset to the empty filter
+ * frees the same on every kernel.
+ */
+static inline void edgedma_ftrace_filter_clear(struct ftrace_ops *ops)
+{
+	ftrace_set_filter(ops, NULL, 0, 1);
+}
+#endif
+
+/*
  * The return address of a function whose kprobe fired at its entry, before
  * the function touched the stack or the link register: where the caller
  * resumes. It sits where the kernel's own kretprobes read it from: the top

@@ -99,3 +99,17 @@ ccflags-$(call edgedma_have_header,include/linux/panic_notifier.h) += \
 # one; later they are inline wrappers around those two.
 ccflags-$(call edgedma_header_has,include/linux/dma-mapping.h,^void .dma_alloc_noncoherent.struct device) += \
 	-DEDGEDMA_HAVE_DMA_ALLOC_NONCOHERENT_FN
+
+# Kprobe mode's entry hooks through ftrace (ftrace_ops on the function's
+# ftrace site): how a callback reaches the arguments changed twice.
+# 5.11: callbacks get struct ftrace_regs, not pt_regs, and
+# FTRACE_OPS_FL_RECURSION_SAFE gave way to FTRACE_OPS_FL_RECURSION (asking
+# for the protection rather than opting out of it).
+ccflags-$(call edgedma_header_has,include/linux/ftrace.h,^struct ftrace_regs) += \
+	-DEDGEDMA_HAVE_FTRACE_REGS
+ccflags-$(call edgedma_header_has,include/linux/ftrace.h,FTRACE_OPS_FL_RECURSION[[:space:]]*=) += \
+	-DEDGEDMA_HAVE_FTRACE_OPS_FL_RECURSION
+# 6.2 on arm64 (where ftrace saves arguments only) and 6.x elsewhere:
+# ftrace_regs_get_argument(), the arguments without saving every register.
+ccflags-$(or $(call edgedma_header_has,include/linux/ftrace_regs.h,define ftrace_regs_get_argument),$(call edgedma_header_has,arch/$(SRCARCH)/include/asm/ftrace.h,ftrace_regs_get_argument)) += \
+	-DEDGEDMA_HAVE_FTRACE_REGS_GET_ARGUMENT

@@ -2,10 +2,13 @@
 /*
  * Kprobe mode: a kretprobe on each API function whose result matters (the
  * maps and allocations: what they returned decides the record, and a
- * failure gives none) and a kprobe on the entry of the others (unmaps,
- * frees, syncs).
+ * failure gives none) and an entry hook on the others (unmaps, frees,
+ * syncs). An entry hook is an ftrace callback where the kernel has dynamic
+ * ftrace with registers or arguments (compat.h), else a kprobe: on arm64 a
+ * kprobe is a breakpoint exception and a single step, which under
+ * emulation cost more than everything edgedma does for the call.
  *
- * Arguments come from regs_get_kernel_argument() only. A kretprobe's entry
+ * Arguments come from the saved registers only. A kretprobe's entry
  * handler keeps them in its instance (ri->data) for the return handler,
  * which only reads regs_return_value(): nothing here changes what the API
  * returns. The caller is the probed function's return address.
@@ -20,6 +23,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/kprobes.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/scatterlist.h>
@@ -229,159 +233,233 @@ static int edgedma_kp_alloc_noncoherent(struct kretprobe_instance *ri,
 }
 #endif
 
-#define edgedma_kp_arg(regs, n)	regs_get_kernel_argument(regs, n)
+/*
+ * An entry hook's view of the call, whether a kprobe or ftrace brought it:
+ * the first five arguments, where the caller resumes, the hooked address
+ * (the call chain's stand-in for a caller without a frame yet) and the
+ * caller's interrupt state. Filled and read inline: what a hook does not
+ * read is never loaded.
+ */
+struct edgedma_entry {
+	unsigned long arg[5];
+	unsigned long caller;
+	unsigned long pc;
+	bool irqs_off;
+};
 
-static void edgedma_kp_init(struct edgedma_call *call, u32 kind,
-			    struct pt_regs *regs, u32 dir)
+static __always_inline void edgedma_entry_init(struct edgedma_call *call,
+					       u32 kind,
+					       const struct edgedma_entry *e,
+					       u32 dir)
 {
-	edgedma_call_init(call, kind, (void *)edgedma_kp_arg(regs, 0), dir,
-			  edgedma_kprobe_entry_return_address(regs));
-	call->entry_pc = instruction_pointer(regs);
+	edgedma_call_init(call, kind, (void *)e->arg[0], dir, e->caller);
+	call->entry_pc = e->pc;
 }
 
 /* dma_unmap_page_attrs(dev, addr, size, dir, attrs) */
-static int edgedma_kp_unmap_page(struct kprobe *p, struct pt_regs *regs)
+static __always_inline void edgedma_on_unmap_page(const struct edgedma_entry *e)
 {
 	struct edgedma_call call __uninitialized;
 
-	edgedma_kp_init(&call, EDGEDMA_CALL_UNMAP_PAGE, regs,
-			(u32)edgedma_kp_arg(regs, 3));
-	call.dma_addr = edgedma_kp_arg(regs, 1);
-	call.size = edgedma_kp_arg(regs, 2);
-	call.attrs = edgedma_kp_arg(regs, 4);
+	edgedma_entry_init(&call, EDGEDMA_CALL_UNMAP_PAGE, e, (u32)e->arg[3]);
+	call.dma_addr = e->arg[1];
+	call.size = e->arg[2];
+	call.attrs = e->arg[4];
 	edgedma_track_call(&call);
-	return 0;
 }
 
 /* dma_unmap_sg_attrs(dev, sg, nents, dir, attrs) */
-static int edgedma_kp_unmap_sg(struct kprobe *p, struct pt_regs *regs)
+static __always_inline void edgedma_on_unmap_sg(const struct edgedma_entry *e)
 {
 	struct edgedma_call call __uninitialized;
 
-	edgedma_kp_init(&call, EDGEDMA_CALL_UNMAP_SG, regs,
-			(u32)edgedma_kp_arg(regs, 3));
-	call.sgl = (struct scatterlist *)edgedma_kp_arg(regs, 1);
-	call.nents = (int)edgedma_kp_arg(regs, 2);
-	call.attrs = edgedma_kp_arg(regs, 4);
+	edgedma_entry_init(&call, EDGEDMA_CALL_UNMAP_SG, e, (u32)e->arg[3]);
+	call.sgl = (struct scatterlist *)e->arg[1];
+	call.nents = (int)e->arg[2];
+	call.attrs = e->arg[4];
 	edgedma_track_call(&call);
-	return 0;
 }
 
 /* dma_unmap_resource(dev, addr, size, dir, attrs) */
-static int edgedma_kp_unmap_resource(struct kprobe *p, struct pt_regs *regs)
+static __always_inline void edgedma_on_unmap_resource(const struct edgedma_entry *e)
 {
 	struct edgedma_call call __uninitialized;
 
-	edgedma_kp_init(&call, EDGEDMA_CALL_UNMAP_RESOURCE, regs,
-			(u32)edgedma_kp_arg(regs, 3));
-	call.dma_addr = edgedma_kp_arg(regs, 1);
-	call.size = edgedma_kp_arg(regs, 2);
-	call.attrs = edgedma_kp_arg(regs, 4);
+	edgedma_entry_init(&call, EDGEDMA_CALL_UNMAP_RESOURCE, e, (u32)e->arg[3]);
+	call.dma_addr = e->arg[1];
+	call.size = e->arg[2];
+	call.attrs = e->arg[4];
 	edgedma_track_call(&call);
-	return 0;
 }
 
 /* dma_free_attrs(dev, size, cpu_addr, dma_handle, attrs); NULL is a no-op */
-static int edgedma_kp_free_attrs(struct kprobe *p, struct pt_regs *regs)
+static __always_inline void edgedma_on_free_attrs(const struct edgedma_entry *e)
 {
-	const void *cpu_addr = (const void *)edgedma_kp_arg(regs, 2);
+	const void *cpu_addr = (const void *)e->arg[2];
 	struct edgedma_call call __uninitialized;
 
 	if (!cpu_addr)
-		return 0;
-	edgedma_kp_init(&call, EDGEDMA_CALL_FREE_COHERENT, regs,
-			DMA_BIDIRECTIONAL);
+		return;
+	edgedma_entry_init(&call, EDGEDMA_CALL_FREE_COHERENT, e, DMA_BIDIRECTIONAL);
 	/* At its entry: before dma_free_attrs() WARNs about it. */
-	call.caller_irqs_off = edgedma_regs_irqs_off(regs);
-	call.size = edgedma_kp_arg(regs, 1);
+	call.caller_irqs_off = e->irqs_off;
+	call.size = e->arg[1];
 	call.cpu_addr = cpu_addr;
-	call.dma_addr = edgedma_kp_arg(regs, 3);
-	call.attrs = edgedma_kp_arg(regs, 4);
+	call.dma_addr = e->arg[3];
+	call.attrs = e->arg[4];
 	edgedma_track_call(&call);
-	return 0;
 }
 
 /* dma_free_pages(dev, size, page, dma_handle, dir) */
-static int edgedma_kp_free_pages(struct kprobe *p, struct pt_regs *regs)
+static __always_inline void edgedma_on_free_pages(const struct edgedma_entry *e)
 {
 	struct edgedma_call call __uninitialized;
 
-	edgedma_kp_init(&call, EDGEDMA_CALL_FREE_PAGES, regs,
-			(u32)edgedma_kp_arg(regs, 4));
-	call.size = edgedma_kp_arg(regs, 1);
-	call.phys = page_to_phys((struct page *)edgedma_kp_arg(regs, 2));
-	call.dma_addr = edgedma_kp_arg(regs, 3);
+	edgedma_entry_init(&call, EDGEDMA_CALL_FREE_PAGES, e, (u32)e->arg[4]);
+	call.size = e->arg[1];
+	call.phys = page_to_phys((struct page *)e->arg[2]);
+	call.dma_addr = e->arg[3];
 	edgedma_track_call(&call);
-	return 0;
 }
 
 #ifdef EDGEDMA_HAVE_DMA_ALLOC_NONCOHERENT_FN
 /* dma_free_noncoherent(dev, size, cpu_addr, dma_handle, dir), as its alloc */
-static int edgedma_kp_free_noncoherent(struct kprobe *p, struct pt_regs *regs)
+static __always_inline void edgedma_on_free_noncoherent(const struct edgedma_entry *e)
 {
-	struct device *dev = (void *)edgedma_kp_arg(regs, 0);
 	struct edgedma_call call __uninitialized;
 
-	if (!edgedma_noncoherent_through_ops(dev, false))
-		return 0;
-	edgedma_kp_init(&call, EDGEDMA_CALL_FREE_PAGES, regs,
-			(u32)edgedma_kp_arg(regs, 4));
-	call.size = PAGE_ALIGN(edgedma_kp_arg(regs, 1));
-	call.phys = edgedma_linear_phys((void *)edgedma_kp_arg(regs, 2));
-	call.dma_addr = edgedma_kp_arg(regs, 3);
+	if (!edgedma_noncoherent_through_ops((struct device *)e->arg[0], false))
+		return;
+	edgedma_entry_init(&call, EDGEDMA_CALL_FREE_PAGES, e, (u32)e->arg[4]);
+	call.size = PAGE_ALIGN(e->arg[1]);
+	call.phys = edgedma_linear_phys((void *)e->arg[2]);
+	call.dma_addr = e->arg[3];
 	edgedma_track_call(&call);
-	return 0;
 }
 #endif
 
 /* dma_sync_single_for_{cpu,device}(dev, addr, size, dir) */
-static void edgedma_kp_sync_single(struct pt_regs *regs, u32 kind)
+static __always_inline void edgedma_on_sync_single(const struct edgedma_entry *e,
+						   u32 kind)
 {
 	struct edgedma_call call __uninitialized;
 
-	edgedma_kp_init(&call, kind, regs, (u32)edgedma_kp_arg(regs, 3));
-	call.dma_addr = edgedma_kp_arg(regs, 1);
-	call.size = edgedma_kp_arg(regs, 2);
+	edgedma_entry_init(&call, kind, e, (u32)e->arg[3]);
+	call.dma_addr = e->arg[1];
+	call.size = e->arg[2];
 	edgedma_track_call(&call);
 }
 
 /* dma_sync_sg_for_{cpu,device}(dev, sg, nelems, dir) */
-static void edgedma_kp_sync_sg(struct pt_regs *regs, u32 kind)
+static __always_inline void edgedma_on_sync_sg(const struct edgedma_entry *e,
+					       u32 kind)
 {
 	struct edgedma_call call __uninitialized;
 
-	edgedma_kp_init(&call, kind, regs, (u32)edgedma_kp_arg(regs, 3));
-	call.sgl = (struct scatterlist *)edgedma_kp_arg(regs, 1);
-	call.nents = (int)edgedma_kp_arg(regs, 2);
+	edgedma_entry_init(&call, kind, e, (u32)e->arg[3]);
+	call.sgl = (struct scatterlist *)e->arg[1];
+	call.nents = (int)e->arg[2];
 	edgedma_track_call(&call);
 }
 
-static int edgedma_kp_sync_single_for_cpu(struct kprobe *p,
-					  struct pt_regs *regs)
+static __always_inline void edgedma_on_sync_single_for_cpu(const struct edgedma_entry *e)
 {
-	edgedma_kp_sync_single(regs, EDGEDMA_CALL_SYNC_SINGLE_FOR_CPU);
-	return 0;
+	edgedma_on_sync_single(e, EDGEDMA_CALL_SYNC_SINGLE_FOR_CPU);
 }
 
-static int edgedma_kp_sync_single_for_device(struct kprobe *p,
-					     struct pt_regs *regs)
+static __always_inline void edgedma_on_sync_single_for_device(const struct edgedma_entry *e)
 {
-	edgedma_kp_sync_single(regs, EDGEDMA_CALL_SYNC_SINGLE_FOR_DEVICE);
-	return 0;
+	edgedma_on_sync_single(e, EDGEDMA_CALL_SYNC_SINGLE_FOR_DEVICE);
 }
 
-static int edgedma_kp_sync_sg_for_cpu(struct kprobe *p, struct pt_regs *regs)
+static __always_inline void edgedma_on_sync_sg_for_cpu(const struct edgedma_entry *e)
 {
-	edgedma_kp_sync_sg(regs, EDGEDMA_CALL_SYNC_SG_FOR_CPU);
-	return 0;
+	edgedma_on_sync_sg(e, EDGEDMA_CALL_SYNC_SG_FOR_CPU);
 }
 
-static int edgedma_kp_sync_sg_for_device(struct kprobe *p,
-					 struct pt_regs *regs)
+static __always_inline void edgedma_on_sync_sg_for_device(const struct edgedma_entry *e)
 {
-	edgedma_kp_sync_sg(regs, EDGEDMA_CALL_SYNC_SG_FOR_DEVICE);
-	return 0;
+	edgedma_on_sync_sg(e, EDGEDMA_CALL_SYNC_SG_FOR_DEVICE);
 }
+
+/* A kprobe at the function's first instruction. */
+static __always_inline void edgedma_entry_from_regs(struct edgedma_entry *e,
+						    struct pt_regs *regs)
+{
+	e->arg[0] = regs_get_kernel_argument(regs, 0);
+	e->arg[1] = regs_get_kernel_argument(regs, 1);
+	e->arg[2] = regs_get_kernel_argument(regs, 2);
+	e->arg[3] = regs_get_kernel_argument(regs, 3);
+	e->arg[4] = regs_get_kernel_argument(regs, 4);
+	e->caller = edgedma_kprobe_entry_return_address(regs);
+	e->pc = instruction_pointer(regs);
+	e->irqs_off = edgedma_regs_irqs_off(regs);
+}
+
+#define EDGEDMA_KPROBE_ENTRY(fn)						\
+static int edgedma_kp_##fn(struct kprobe *p, struct pt_regs *regs)		\
+{										\
+	struct edgedma_entry e;							\
+										\
+	edgedma_entry_from_regs(&e, regs);					\
+	edgedma_on_##fn(&e);							\
+	return 0;								\
+}
+
+#ifdef EDGEDMA_HAVE_FTRACE_ENTRY_HOOKS
+/*
+ * An ftrace callback at the function's ftrace site: @ip is that site,
+ * @parent_ip where the caller resumes, and the callback runs in the
+ * caller's context (its interrupt state is the caller's).
+ */
+static __always_inline void edgedma_entry_from_ftrace(struct edgedma_entry *e,
+						      unsigned long ip,
+						      unsigned long parent_ip,
+						      edgedma_ftrace_regs_t *fregs)
+{
+	e->arg[0] = edgedma_ftrace_arg(fregs, 0);
+	e->arg[1] = edgedma_ftrace_arg(fregs, 1);
+	e->arg[2] = edgedma_ftrace_arg(fregs, 2);
+	e->arg[3] = edgedma_ftrace_arg(fregs, 3);
+	e->arg[4] = edgedma_ftrace_arg(fregs, 4);
+	e->caller = parent_ip;
+	e->pc = ip;
+	e->irqs_off = irqs_disabled();
+}
+
+#define EDGEDMA_FTRACE_ENTRY(fn)						\
+static void notrace edgedma_ft_##fn(unsigned long ip, unsigned long parent_ip,	\
+				    struct ftrace_ops *op,			\
+				    edgedma_ftrace_regs_t *fregs)		\
+{										\
+	struct edgedma_entry e;							\
+										\
+	edgedma_entry_from_ftrace(&e, ip, parent_ip, fregs);			\
+	edgedma_on_##fn(&e);							\
+}
+#define EDGEDMA_ENTRY_DEF(symbol, fn)	{ symbol, edgedma_kp_##fn, edgedma_ft_##fn }
+#else
+#define EDGEDMA_FTRACE_ENTRY(fn)
+#define EDGEDMA_ENTRY_DEF(symbol, fn)	{ symbol, edgedma_kp_##fn }
+#endif
+
+/* Both ways in for each entry hook. */
+#define EDGEDMA_ENTRY_HOOK(fn)	EDGEDMA_KPROBE_ENTRY(fn) EDGEDMA_FTRACE_ENTRY(fn)
+
+EDGEDMA_ENTRY_HOOK(unmap_page)
+EDGEDMA_ENTRY_HOOK(unmap_sg)
+EDGEDMA_ENTRY_HOOK(unmap_resource)
+EDGEDMA_ENTRY_HOOK(free_attrs)
+EDGEDMA_ENTRY_HOOK(free_pages)
+#ifdef EDGEDMA_HAVE_DMA_ALLOC_NONCOHERENT_FN
+EDGEDMA_ENTRY_HOOK(free_noncoherent)
+#endif
+#ifdef EDGEDMA_HAVE_DMA_SYNC_HOOKS
+EDGEDMA_ENTRY_HOOK(sync_single_for_cpu)
+EDGEDMA_ENTRY_HOOK(sync_single_for_device)
+EDGEDMA_ENTRY_HOOK(sync_sg_for_cpu)
+EDGEDMA_ENTRY_HOOK(sync_sg_for_device)
+#endif
 
 /* hook_floor: the same probes, doing nothing. */
 static int edgedma_kp_floor_ret(struct kretprobe_instance *ri,
@@ -395,6 +473,14 @@ static int edgedma_kp_floor_pre(struct kprobe *p, struct pt_regs *regs)
 	return 0;
 }
 
+#ifdef EDGEDMA_HAVE_FTRACE_ENTRY_HOOKS
+static void notrace edgedma_ft_floor(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *op,
+				     edgedma_ftrace_regs_t *fregs)
+{
+}
+#endif
+
 struct edgedma_kretprobe_def {
 	const char *symbol;
 	kretprobe_handler_t handler;
@@ -405,9 +491,13 @@ struct edgedma_kretprobe_def {
 	const char *unseen_when_missing;
 };
 
+/* An entry hook: through ftrace where the kernel allows, else a kprobe. */
 struct edgedma_kprobe_def {
 	const char *symbol;
 	kprobe_pre_handler_t handler;
+#ifdef EDGEDMA_HAVE_FTRACE_ENTRY_HOOKS
+	ftrace_func_t ftrace_handler;
+#endif
 };
 
 static const struct edgedma_kretprobe_def edgedma_kretprobe_defs[] = {
@@ -425,23 +515,23 @@ static const struct edgedma_kretprobe_def edgedma_kretprobe_defs[] = {
 };
 
 static const struct edgedma_kprobe_def edgedma_kprobe_defs[] = {
-	{ "dma_unmap_page_attrs", edgedma_kp_unmap_page },
-	{ "dma_unmap_sg_attrs", edgedma_kp_unmap_sg },
-	{ "dma_unmap_resource", edgedma_kp_unmap_resource },
-	{ "dma_free_attrs", edgedma_kp_free_attrs },
-	{ "dma_free_pages", edgedma_kp_free_pages },
+	EDGEDMA_ENTRY_DEF("dma_unmap_page_attrs", unmap_page),
+	EDGEDMA_ENTRY_DEF("dma_unmap_sg_attrs", unmap_sg),
+	EDGEDMA_ENTRY_DEF("dma_unmap_resource", unmap_resource),
+	EDGEDMA_ENTRY_DEF("dma_free_attrs", free_attrs),
+	EDGEDMA_ENTRY_DEF("dma_free_pages", free_pages),
 #ifdef EDGEDMA_HAVE_DMA_ALLOC_NONCOHERENT_FN
-	{ "dma_free_noncoherent", edgedma_kp_free_noncoherent },
+	EDGEDMA_ENTRY_DEF("dma_free_noncoherent", free_noncoherent),
 #endif
 #ifdef EDGEDMA_HAVE_DMA_SYNC_HOOKS
-	{ __stringify(edgedma_dma_sync_single_for_cpu),
-	  edgedma_kp_sync_single_for_cpu },
-	{ __stringify(edgedma_dma_sync_single_for_device),
-	  edgedma_kp_sync_single_for_device },
-	{ __stringify(edgedma_dma_sync_sg_for_cpu),
-	  edgedma_kp_sync_sg_for_cpu },
-	{ __stringify(edgedma_dma_sync_sg_for_device),
-	  edgedma_kp_sync_sg_for_device },
+	EDGEDMA_ENTRY_DEF(__stringify(edgedma_dma_sync_single_for_cpu),
+			  sync_single_for_cpu),
+	EDGEDMA_ENTRY_DEF(__stringify(edgedma_dma_sync_single_for_device),
+			  sync_single_for_device),
+	EDGEDMA_ENTRY_DEF(__stringify(edgedma_dma_sync_sg_for_cpu),
+			  sync_sg_for_cpu),
+	EDGEDMA_ENTRY_DEF(__stringify(edgedma_dma_sync_sg_for_device),
+			  sync_sg_for_device),
 #endif
 };
 
@@ -454,6 +544,15 @@ static struct kprobe edgedma_kprobes[EDGEDMA_NR_KPROBES];
 static struct kretprobe *edgedma_kretprobe_ptrs[EDGEDMA_NR_KRETPROBES];
 static struct kprobe *edgedma_kprobe_ptrs[EDGEDMA_NR_KPROBES];
 static unsigned int edgedma_nr_kretprobes, edgedma_nr_kprobes;
+#ifdef EDGEDMA_HAVE_FTRACE_ENTRY_HOOKS
+/* The entries hooked through ftrace, and only those: one ops each. */
+static struct ftrace_ops edgedma_entry_ops[EDGEDMA_NR_KPROBES];
+static bool edgedma_entry_by_ftrace[EDGEDMA_NR_KPROBES];
+
+static bool edgedma_ftrace_entries = true;
+module_param_named(ftrace_entries, edgedma_ftrace_entries, bool, 0444);
+MODULE_PARM_DESC(ftrace_entries, "kprobe mode: hook the entries of unmaps, frees and syncs through ftrace where the kernel allows (default), not with kprobes");
+#endif
 /* The kretprobe definitions left out on this kernel, by index. */
 static const struct edgedma_kretprobe_def *edgedma_kretprobes_skipped[EDGEDMA_NR_KRETPROBES];
 static unsigned int edgedma_nr_skipped;
@@ -493,15 +592,73 @@ static void edgedma_kprobe_prepare(bool floor)
 	edgedma_nr_skipped = 0;
 }
 
+#ifdef EDGEDMA_HAVE_FTRACE_ENTRY_HOOKS
+/*
+ * Entry @i through ftrace: 0, or why not (no ftrace site, ftrace off). The
+ * ops are filled afresh, as the probes are, each time.
+ */
+static int edgedma_entry_ftrace_register(unsigned int i, bool floor)
+{
+	struct ftrace_ops *ops = &edgedma_entry_ops[i];
+	int err;
+
+	*ops = (struct ftrace_ops) {
+		.func = floor ? edgedma_ft_floor : edgedma_kprobe_defs[i].ftrace_handler,
+		.flags = EDGEDMA_FTRACE_OPS_FLAGS,
+	};
+	err = edgedma_ftrace_filter_function(ops, edgedma_kprobe_defs[i].symbol);
+	if (!err)
+		err = register_ftrace_function(ops);
+	if (err) {
+		edgedma_ftrace_filter_clear(ops);
+		return err;
+	}
+	edgedma_entry_by_ftrace[i] = true;
+	return 0;
+}
+
+/* After it returns no callback of ours runs, and none will. */
+static void edgedma_entry_ftrace_unregister(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < EDGEDMA_NR_KPROBES; i++) {
+		if (!edgedma_entry_by_ftrace[i])
+			continue;
+		unregister_ftrace_function(&edgedma_entry_ops[i]);
+		edgedma_ftrace_filter_clear(&edgedma_entry_ops[i]);
+		edgedma_entry_by_ftrace[i] = false;
+	}
+}
+#else
+static int edgedma_entry_ftrace_register(unsigned int i, bool floor)
+{
+	return -EOPNOTSUPP;
+}
+
+static void edgedma_entry_ftrace_unregister(void) { }
+#endif
+
 static void edgedma_kprobe_unregister(void)
 {
 	if (edgedma_nr_kretprobes)
 		unregister_kretprobes(edgedma_kretprobe_ptrs, edgedma_nr_kretprobes);
 	if (edgedma_nr_kprobes)
 		unregister_kprobes(edgedma_kprobe_ptrs, edgedma_nr_kprobes);
+	edgedma_entry_ftrace_unregister();
 	rcu_barrier();
 	edgedma_nr_kretprobes = 0;
 	edgedma_nr_kprobes = 0;
+}
+
+/* Whether entries go through ftrace: built with it and not turned off. */
+static bool edgedma_entries_by_ftrace_wanted(void)
+{
+#ifdef EDGEDMA_HAVE_FTRACE_ENTRY_HOOKS
+	return edgedma_ftrace_entries;
+#else
+	return false;
+#endif
 }
 
 int edgedma_kprobe_start(bool floor)
@@ -517,6 +674,13 @@ int edgedma_kprobe_start(bool floor)
 	 * good; one made before its map was watched is merely unknown.
 	 */
 	for (i = 0; i < EDGEDMA_NR_KPROBES; i++) {
+		if (edgedma_entries_by_ftrace_wanted()) {
+			err = edgedma_entry_ftrace_register(i, floor);
+			if (!err)
+				continue;
+			pr_info("no ftrace hook on %s (%d): a kprobe instead\n",
+				edgedma_kprobe_defs[i].symbol, err);
+		}
 		err = register_kprobe(&edgedma_kprobes[i]);
 		if (err) {
 			pr_err("kprobe on %s: %d\n", edgedma_kprobe_defs[i].symbol, err);
@@ -540,6 +704,10 @@ int edgedma_kprobe_start(bool floor)
 		}
 		edgedma_kretprobe_ptrs[edgedma_nr_kretprobes++] = &edgedma_kretprobes[i];
 	}
+	pr_info("kprobe mode: %u kretprobes, %u function entries through ftrace, %u with kprobes\n",
+		edgedma_nr_kretprobes,
+		(unsigned int)EDGEDMA_NR_KPROBES - edgedma_nr_kprobes,
+		edgedma_nr_kprobes);
 	return 0;
 
 err_unregister:

@@ -14,9 +14,12 @@
  * this guest) skips with the driver's reason.
  *
  * Every test runs once per hook mode (fixture variants "kprobe" and
- * "tracepoint"): when edgedma runs in another mode it is reloaded from
- * $EDGEDMA_KO with hook=<mode> (its other parameters kept), and at exit it
- * is reloaded as it was found. A mode GET_INFO does not list skips.
+ * "tracepoint"), and on kernels without the dma trace events once more in
+ * kprobe mode with kprobes on the function entries as well
+ * ("kprobe_entries", ftrace_entries=N: what kernels without ftrace get):
+ * when edgedma runs otherwise it is reloaded from $EDGEDMA_KO with
+ * hook=<mode> ftrace_entries=<Y|N> (its other parameters kept), and at
+ * exit it is reloaded as it was found. A mode GET_INFO does not list skips.
  *
  * Needs root, edgedma.ko loaded (or EDGEDMA_KO to load it) and an edu
  * device. The driver is loaded when it is not (with nothing to make its
@@ -97,7 +100,7 @@ static const char *kind_name(__u32 kind)
 /* ---- what main() finds before the tests run (inherited by each test) -- */
 
 static char edgedma_params[1024];	/* edgedma's parameters at start */
-static char edgedma_params_nohook[1024];	/* the same without hook= */
+static char edgedma_params_nohook[1024];	/* the same without hook=, ftrace_entries= */
 static char edgedma_hook_at_start[32];	/* its hook= then, "" if unloaded */
 
 /* ---- small file helpers ---------------------------------------------- */
@@ -126,9 +129,22 @@ static bool module_range(const char *name, unsigned long long *base,
 
 /* ---- modules ----------------------------------------------------------- */
 
+/* Whether @word is one of the space-separated words of @list. */
+static bool word_in(const char *list, const char *word)
+{
+	size_t len = strlen(word);
+	const char *p;
+
+	for (p = strstr(list, word); p; p = strstr(p + 1, word))
+		if ((p == list || p[-1] == ' ') && (!p[len] || p[len] == ' '))
+			return true;
+	return false;
+}
+
 /*
  * edgedma's parameters as "name=value ..." (each as /sys/module shows it,
- * which its setters take back), leaving out @skip. Empty if not loaded.
+ * which its setters take back), leaving out those @skip names (a
+ * space-separated list). Empty if not loaded.
  */
 static void edgedma_params_now(char *buf, size_t n, const char *skip)
 {
@@ -143,7 +159,7 @@ static void edgedma_params_now(char *buf, size_t n, const char *skip)
 	while ((d = readdir(dir))) {
 		char path[PATH_MAX], value[256];
 
-		if (d->d_name[0] == '.' || (skip && !strcmp(d->d_name, skip)))
+		if (d->d_name[0] == '.' || (skip && word_in(skip, d->d_name)))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", EDGEDMA_PARAMS, d->d_name);
 		if (read_line(path, value, sizeof(value)) || !value[0] ||
@@ -386,16 +402,31 @@ FIXTURE(findings) {
 FIXTURE_VARIANT(findings) {
 	const char *hook;	/* as edgedma's hook= parameter names it */
 	__u32 mode;		/* enum edgedma_hook_mode */
+	/*
+	 * Kprobe mode with kprobes on the function entries too
+	 * (ftrace_entries=N): what kernels without ftrace get.
+	 */
+	bool kprobe_entries;
+	const char *name;	/* in messages */
 };
 
 FIXTURE_VARIANT_ADD(findings, kprobe) {
 	.hook = "kprobe",
 	.mode = EDGEDMA_HOOK_MODE_KPROBE,
+	.name = "kprobe",
+};
+
+FIXTURE_VARIANT_ADD(findings, kprobe_entries) {
+	.hook = "kprobe",
+	.mode = EDGEDMA_HOOK_MODE_KPROBE,
+	.kprobe_entries = true,
+	.name = "kprobe, kprobe entries",
 };
 
 FIXTURE_VARIANT_ADD(findings, tracepoint) {
 	.hook = "tracepoint",
 	.mode = EDGEDMA_HOOK_MODE_TRACEPOINT,
+	.name = "tracepoint",
 };
 
 /* One request on the fixture's socket; the kernel's answer in @ans. */
@@ -613,6 +644,15 @@ static bool knob_allows(const char *env, const char *name)
 	return false;
 }
 
+/* edgedma's ftrace_entries= parameter: on unless it says N. */
+static bool ftrace_entries_on(void)
+{
+	char value[8];
+
+	return read_line(EDGEDMA_PARAMS "/ftrace_entries", value, sizeof(value)) ||
+	       strcmp(value, "N");
+}
+
 /*
  * Make edgedma run in the variant's hook mode: reload it with hook=<mode>
  * (its other parameters as found at start) when it runs in another one.
@@ -629,7 +669,7 @@ static void ensure_hook(struct __test_metadata *_metadata,
 
 	if (!knob_allows("EDGEDMA_HOOK", variant->hook))
 		SKIP(return, "%s (hook %s): EDGEDMA_HOOK=%s", _metadata->name,
-		     variant->hook, getenv("EDGEDMA_HOOK"));
+		     variant->name, getenv("EDGEDMA_HOOK"));
 
 	present = resolve(_metadata, self);
 	if (present) {
@@ -637,20 +677,26 @@ static void ensure_hook(struct __test_metadata *_metadata,
 		if (!(info.hook_modes & variant->mode))
 			SKIP(return,
 			     "%s (hook %s): this kernel has no %s hook mode (GET_INFO hook modes %#x)",
-			     _metadata->name, variant->hook, variant->hook,
+			     _metadata->name, variant->name, variant->hook,
 			     info.hook_modes);
 		ASSERT_TRUE(info.have_hook_mode)
 			TH_LOG("GET_INFO: no EDGEDMA_A_INFO_HOOK_MODE");
-		if (info.hook_mode == variant->mode)
+		if (variant->kprobe_entries &&
+		    (info.hook_modes & EDGEDMA_HOOK_MODE_TRACEPOINT))
+			SKIP(return, "%s (hook %s): kprobe entries are tested on kernels without the dma trace events (5.10, 6.1), where kprobe mode is the default",
+			     _metadata->name, variant->name);
+		if (info.hook_mode == variant->mode &&
+		    ftrace_entries_on() == !variant->kprobe_entries)
 			return;
 	}
 
 	/* Its parameters as they are now, else as they were at start. */
-	edgedma_params_now(params, sizeof(params), "hook");
+	edgedma_params_now(params, sizeof(params), "hook ftrace_entries");
 	if (!params[0])
 		snprintf(params, sizeof(params), "%s", edgedma_params_nohook);
 	snprintf(params + strlen(params), sizeof(params) - strlen(params),
-		 "%shook=%s", params[0] ? " " : "", variant->hook);
+		 "%shook=%s ftrace_entries=%s", params[0] ? " " : "",
+		 variant->hook, variant->kprobe_entries ? "N" : "Y");
 	TH_LOG("reloading %s with \"%s\" (%s)", EDGEDMA_MODULE, params,
 	       present ? "it runs in another hook mode" : "it was not loaded");
 	err = edgedma_reload(params, why, sizeof(why));
@@ -660,10 +706,10 @@ static void ensure_hook(struct __test_metadata *_metadata,
 	}
 	if (err == -ENOENT)
 		SKIP(return, "%s (hook %s): edgedma runs in another hook mode and cannot be reloaded: %s",
-		     _metadata->name, variant->hook, why);
+		     _metadata->name, variant->name, why);
 	if (err == -EOPNOTSUPP)
 		SKIP(return, "%s (hook %s): edgedma refuses hook=%s on this kernel: %s",
-		     _metadata->name, variant->hook, variant->hook, why);
+		     _metadata->name, variant->name, variant->hook, why);
 	ASSERT_EQ(0, err)
 		TH_LOG("%s", why);
 
@@ -674,6 +720,10 @@ static void ensure_hook(struct __test_metadata *_metadata,
 	ASSERT_EQ(variant->mode, info.hook_mode)
 		TH_LOG("loaded with hook=%s, GET_INFO says hook mode %u",
 		       variant->hook, info.hook_mode);
+	if (variant->kprobe_entries &&
+	    (info.hook_modes & EDGEDMA_HOOK_MODE_TRACEPOINT))
+		SKIP(return, "%s (hook %s): kprobe entries are tested on kernels without the dma trace events (5.10, 6.1), where kprobe mode is the default",
+		     _metadata->name, variant->name);
 	err = rebind_edu();
 	ASSERT_EQ(0, err)
 		TH_LOG("binding %s to %s again after the reload: %s", edu_dev,
@@ -851,7 +901,7 @@ static void check_mode(struct __test_metadata *_metadata,
 		return;
 	if (!knob_allows("EDGEDMA_FINDINGS_MODES", c->mode))
 		SKIP(return, "%s (hook %s): not in EDGEDMA_FINDINGS_MODES=%s",
-		     _metadata->name, variant->hook,
+		     _metadata->name, variant->name,
 		     getenv("EDGEDMA_FINDINGS_MODES"));
 
 	runs = mode_runs_here(c->mode, where, sizeof(where));
@@ -860,7 +910,7 @@ static void check_mode(struct __test_metadata *_metadata,
 		       EDU_NAME, c->mode);
 	if (!runs)
 		SKIP(return, "%s (hook %s): %s refuses mode %s on this DMA path (it runs on: %s)",
-		     _metadata->name, variant->hook, EDU_NAME, c->mode, where);
+		     _metadata->name, variant->name, EDU_NAME, c->mode, where);
 
 	seq = last_seq(_metadata, self);
 
@@ -881,7 +931,7 @@ static void check_mode(struct __test_metadata *_metadata,
 	if (err == -EOPNOTSUPP) {
 		record_skip_reason(reason, sizeof(reason));
 		SKIP(return, "%s (hook %s): %s skipped mode %s: %s",
-		     _metadata->name, variant->hook, EDU_NAME, c->mode, reason);
+		     _metadata->name, variant->name, EDU_NAME, c->mode, reason);
 	}
 	if (err)
 		log_record(_metadata);
@@ -921,7 +971,7 @@ static void check_mode(struct __test_metadata *_metadata,
 	}
 
 	TH_LOG("mode %s (hook %s): %u finding(s) after seq %llu, expected %s",
-	       c->mode, variant->hook, d->total, (unsigned long long)seq,
+	       c->mode, variant->name, d->total, (unsigned long long)seq,
 	       c->expect ? kind_name(c->expect) : "none");
 	for (i = 0; i < d->n; i++)
 		log_finding(_metadata, &d->f[i]);
@@ -1598,6 +1648,87 @@ static bool looks_like_address(const char *line)
 	return false;
 }
 
+#define KPROBES_LIST		"/sys/kernel/debug/kprobes/list"
+#define ENABLED_FUNCTIONS	"/sys/kernel/tracing/enabled_functions"
+
+/*
+ * The type ('k' kprobe, 'r' kretprobe) of the probe on @func that the
+ * kprobes list shows ("ADDR  TYPE  SYMBOL+OFFSET  [FLAGS]": the offset is
+ * 0x4 behind an x86_64 ENDBR), 0 if none; -errno if the list cannot be
+ * read.
+ */
+static int kprobe_type(const char *func)
+{
+	char line[512], type[8], symbol[256];
+	int found = 0;
+	FILE *f;
+
+	f = fopen(KPROBES_LIST, "re");
+	if (!f)
+		return -errno;
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s %7s %255s", type, symbol) == 2 &&
+		    !strncmp(symbol, func, strlen(func)) &&
+		    symbol[strlen(func)] == '+')
+			found = type[0];
+	fclose(f);
+	return found;
+}
+
+/* Whether ftrace calls anyone at @func's entry: 1, 0, or -errno. */
+static int ftrace_hooked(const char *func)
+{
+	char line[512];
+	int found = 0;
+	FILE *f;
+
+	f = fopen(ENABLED_FUNCTIONS, "re");
+	if (!f)
+		return -errno;
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, func, strlen(func)) &&
+			line[strlen(func)] == ' ';
+	fclose(f);
+	return found;
+}
+
+/*
+ * Where each mode hooks a map and an unmap. Kprobe mode: a kretprobe on
+ * the map, whose result it needs, and the unmap's entry through ftrace (no
+ * breakpoint) unless ftrace_entries=N asks for a kprobe there too.
+ * Tracepoint mode: no probe on either.
+ */
+TEST_F(findings, hooks_where_expected)
+{
+	int map, unmap;
+
+	if (_metadata->skip)
+		return;	/* the setup's reason stands */
+	map = kprobe_type("dma_map_page_attrs");
+	unmap = kprobe_type("dma_unmap_page_attrs");
+	ASSERT_LE(0, map)
+		TH_LOG(KPROBES_LIST ": %s", strerror(-map));
+	ASSERT_LE(0, unmap);
+	TH_LOG("hook %s: dma_map_page_attrs probe '%c', dma_unmap_page_attrs probe '%c'",
+	       variant->name, map ?: '-', unmap ?: '-');
+	if (variant->mode == EDGEDMA_HOOK_MODE_TRACEPOINT) {
+		EXPECT_EQ(0, map);
+		EXPECT_EQ(0, unmap);
+		return;
+	}
+	EXPECT_EQ('r', map);
+	if (variant->kprobe_entries) {
+		EXPECT_EQ('k', unmap);
+	} else {
+		int hooked = ftrace_hooked("dma_unmap_page_attrs");
+
+		EXPECT_EQ(0, unmap);
+		EXPECT_EQ(1, hooked)
+			TH_LOG(ENABLED_FUNCTIONS " does not list dma_unmap_page_attrs (%d)",
+			       hooked);
+	}
+}
+
 /*
  * A test of the fixture, defined after every mode so that it runs after
  * them (a TEST() of the global fixture would run before any).
@@ -1825,7 +1956,7 @@ int main(int argc, char **argv)
 		  sizeof(edgedma_hook_at_start));
 	edgedma_params_now(edgedma_params, sizeof(edgedma_params), NULL);
 	edgedma_params_now(edgedma_params_nohook, sizeof(edgedma_params_nohook),
-			   "hook");
+			   "hook ftrace_entries");
 	/* Only the harness's parent gets here: tests end with _exit(). */
 	atexit(restore_edgedma);
 
