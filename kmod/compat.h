@@ -11,8 +11,10 @@
 
 #include <linux/swiotlb.h>
 #include <linux/dma-mapping.h>
+#include <linux/jump_label.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
+#include <linux/smp.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
 
@@ -314,6 +316,24 @@ edgedma_kretprobe_return_address(struct kretprobe_instance *ri)
 #endif
 }
 #endif
+
+/*
+ * A static branch turned off such that no CPU takes the old branch once
+ * this returns, for a key that guards memory freed next. Kernels that
+ * patch static branches in batches (HAVE_JUMP_LABEL_BATCH: x86_64, arm64
+ * from 6.10 and Debian's 6.1) make every CPU synchronize its instruction
+ * stream when a batch is applied; arm64 before patched with no IPI, and a
+ * CPU could go on taking the old branch until its next exception, past an
+ * RCU grace period (seen on arm64 5.10: a mapping-event producer and the
+ * sender both at the rings' freed slots). The IPI is that exception.
+ */
+static inline void edgedma_static_branch_disable_sync(struct static_key_false *key)
+{
+	static_branch_disable(key);
+#ifndef HAVE_JUMP_LABEL_BATCH
+	kick_all_cpus_sync();
+#endif
+}
 
 /*
  * Kprobe mode hooks the entries of the functions whose result it does not

@@ -44,6 +44,7 @@
 #include <net/netlink.h>
 #include <uapi/linux/edgedma.h>
 
+#include "compat.h"
 #include "devices.h"
 #include "edgedma.h"
 #include "map_events.h"
@@ -400,7 +401,8 @@ int edgedma_map_events_set(enum edgedma_map_events_want want,
 		queue_delayed_work(edgedma_map_events_wq, &edgedma_map_events_work,
 				   EDGEDMA_MAP_EVENTS_PERIOD);
 	} else if (!on && *was) {
-		static_branch_disable(&edgedma_map_events_on);
+		/* Past it no CPU takes the branch to the slots. */
+		edgedma_static_branch_disable_sync(&edgedma_map_events_on);
 		WRITE_ONCE(edgedma_map_events_enabled, false);
 		/* Producers run with interrupts off: wait until none is inside. */
 		synchronize_rcu();
