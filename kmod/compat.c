@@ -238,17 +238,18 @@ bool edgedma_function_range(const char *name, unsigned long *start,
  * two instructions in on arm64 (the patchable entry, after a BTI landing
  * pad). A site is at most that far in, so the first match is the one.
  */
-int edgedma_ftrace_filter_function(struct ftrace_ops *ops, const char *name)
+int edgedma_ftrace_filter_function(struct ftrace_ops *ops, const char *name,
+				   unsigned long *start)
 {
 	static const unsigned int offsets[] = { 0, 4, 8 };
-	unsigned long start, end;
+	unsigned long end;
 	unsigned int i;
 	int err = -EINVAL;
 
-	if (!edgedma_function_range(name, &start, &end))
+	if (!edgedma_function_range(name, start, &end))
 		return -ENOENT;
-	for (i = 0; i < ARRAY_SIZE(offsets) && start + offsets[i] < end; i++) {
-		err = ftrace_set_filter_ip(ops, start + offsets[i], 0, 0);
+	for (i = 0; i < ARRAY_SIZE(offsets) && *start + offsets[i] < end; i++) {
+		err = ftrace_set_filter_ip(ops, *start + offsets[i], 0, 0);
 		if (err != -EINVAL)
 			break;
 	}

@@ -11,10 +11,8 @@
 
 #include <linux/swiotlb.h>
 #include <linux/dma-mapping.h>
-#include <linux/jump_label.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
-#include <linux/smp.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
 
@@ -318,24 +316,6 @@ edgedma_kretprobe_return_address(struct kretprobe_instance *ri)
 #endif
 
 /*
- * A static branch turned off such that no CPU takes the old branch once
- * this returns, for a key that guards memory freed next. Kernels that
- * patch static branches in batches (HAVE_JUMP_LABEL_BATCH: x86_64, arm64
- * from 6.10 and Debian's 6.1) make every CPU synchronize its instruction
- * stream when a batch is applied; arm64 before patched with no IPI, and a
- * CPU could go on taking the old branch until its next exception, past an
- * RCU grace period (seen on arm64 5.10: a mapping-event producer and the
- * sender both at the rings' freed slots). The IPI is that exception.
- */
-static inline void edgedma_static_branch_disable_sync(struct static_key_false *key)
-{
-	static_branch_disable(key);
-#ifndef HAVE_JUMP_LABEL_BATCH
-	kick_all_cpus_sync();
-#endif
-}
-
-/*
  * Kprobe mode hooks the entries of the functions whose result it does not
  * need (unmaps, frees, syncs) through ftrace where the kernel has a
  * dynamic ftrace site with registers or arguments: a call from the
@@ -376,11 +356,13 @@ typedef struct pt_regs edgedma_ftrace_regs_t;
 #endif
 
 /*
- * Points @ops at the ftrace site of the kernel function @name: -ENOENT
- * when kallsyms has no such function, -EINVAL when it has no ftrace site
- * (notrace, or ftrace off). Process context.
+ * Adds the ftrace site of the kernel function @name to @ops' filter, and
+ * gives where the function starts (its site is in its first 16 bytes):
+ * -ENOENT when kallsyms has no such function, -EINVAL when it has no
+ * ftrace site (notrace, or ftrace off). Process context.
  */
-int edgedma_ftrace_filter_function(struct ftrace_ops *ops, const char *name);
+int edgedma_ftrace_filter_function(struct ftrace_ops *ops, const char *name,
+				   unsigned long *start);
 /*
  * Frees what the filter holds, on an ops not registered (or no more):
  * 5.10 does not export ftrace_free_filter(); a reset to the empty filter

@@ -115,6 +115,12 @@ size_t edgedma_hook_memory(void);
  * inline wrapper), with what that leaves unseen; NULL past the last.
  */
 const char *edgedma_hook_skipped(unsigned int i, const char **unseen);
+/*
+ * Kprobe mode: the functions hooked with a kretprobe, and the entries
+ * hooked through ftrace and with kprobes. False in another mode.
+ */
+bool edgedma_hook_kprobe_counts(u32 *kretprobes, u32 *ftrace_entries,
+				u32 *kprobe_entries);
 
 
 #endif /* _EDGEDMA_H */

@@ -165,6 +165,15 @@ size_t edgedma_hook_memory(void)
 	       edgedma_kprobe_memory() : 0;
 }
 
+bool edgedma_hook_kprobe_counts(u32 *kretprobes, u32 *ftrace_entries,
+				u32 *kprobe_entries)
+{
+	if (edgedma_hook_mode_active() != EDGEDMA_HOOK_MODE_KPROBE)
+		return false;
+	edgedma_kprobe_counts(kretprobes, ftrace_entries, kprobe_entries);
+	return true;
+}
+
 const char *edgedma_hook_skipped(unsigned int i, const char **unseen)
 {
 	if (edgedma_hook_mode_active() != EDGEDMA_HOOK_MODE_KPROBE)

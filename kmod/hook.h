@@ -24,6 +24,7 @@ void edgedma_kprobe_stop(void);
 u64 edgedma_kprobe_missed(void);
 size_t edgedma_kprobe_memory(void);
 const char *edgedma_kprobe_skipped(unsigned int i, const char **unseen);
+void edgedma_kprobe_counts(u32 *kretprobes, u32 *ftrace_entries, u32 *kprobe_entries);
 #else
 static inline int edgedma_kprobe_start(bool floor) { return -EOPNOTSUPP; }
 static inline void edgedma_kprobe_stop(void) { }
@@ -32,6 +33,12 @@ static inline size_t edgedma_kprobe_memory(void) { return 0; }
 static inline const char *edgedma_kprobe_skipped(unsigned int i, const char **unseen)
 {
 	return NULL;
+}
+
+static inline void edgedma_kprobe_counts(u32 *kretprobes, u32 *ftrace_entries,
+					 u32 *kprobe_entries)
+{
+	*kretprobes = *ftrace_entries = *kprobe_entries = 0;
 }
 #endif
 

@@ -27,6 +27,7 @@
 #include <linux/ptrace.h>
 #include <linux/rcupdate.h>
 #include <linux/scatterlist.h>
+#include <linux/string.h>
 #include <linux/stringify.h>
 #include <uapi/linux/edgedma.h>
 
@@ -406,7 +407,49 @@ static int edgedma_kp_##fn(struct kprobe *p, struct pt_regs *regs)		\
 	return 0;								\
 }
 
+/*
+ * The entry hooks, each as (function, handler): a kprobe handler each, and
+ * one ftrace callback for all (below).
+ */
+#ifdef EDGEDMA_HAVE_DMA_ALLOC_NONCOHERENT_FN
+#define EDGEDMA_NONCOHERENT_ENTRIES(X)	X("dma_free_noncoherent", free_noncoherent)
+#else
+#define EDGEDMA_NONCOHERENT_ENTRIES(X)
+#endif
+#ifdef EDGEDMA_HAVE_DMA_SYNC_HOOKS
+#define EDGEDMA_SYNC_ENTRIES(X)							\
+	X(__stringify(edgedma_dma_sync_single_for_cpu), sync_single_for_cpu)	\
+	X(__stringify(edgedma_dma_sync_single_for_device), sync_single_for_device) \
+	X(__stringify(edgedma_dma_sync_sg_for_cpu), sync_sg_for_cpu)		\
+	X(__stringify(edgedma_dma_sync_sg_for_device), sync_sg_for_device)
+#else
+#define EDGEDMA_SYNC_ENTRIES(X)
+#endif
+/* The unmaps first: the ftrace callback looks for its function in order. */
+#define EDGEDMA_ENTRIES(X)							\
+	X("dma_unmap_page_attrs", unmap_page)					\
+	X("dma_unmap_sg_attrs", unmap_sg)					\
+	X("dma_unmap_resource", unmap_resource)					\
+	X("dma_free_attrs", free_attrs)						\
+	X("dma_free_pages", free_pages)						\
+	EDGEDMA_NONCOHERENT_ENTRIES(X)						\
+	EDGEDMA_SYNC_ENTRIES(X)
+
+#define EDGEDMA_ENTRY_INDEX(symbol, fn)	EDGEDMA_ENTRY_##fn,
+enum { EDGEDMA_ENTRIES(EDGEDMA_ENTRY_INDEX) EDGEDMA_NR_ENTRIES };
+
+#define EDGEDMA_KPROBE_ENTRY_FN(symbol, fn)	EDGEDMA_KPROBE_ENTRY(fn)
+EDGEDMA_ENTRIES(EDGEDMA_KPROBE_ENTRY_FN)
+
 #ifdef EDGEDMA_HAVE_FTRACE_ENTRY_HOOKS
+/*
+ * Where each entry's function starts, for the functions hooked through
+ * ftrace (0 for the others): the callback is told the function's ftrace
+ * site, which lies in its first instructions (compat.c).
+ */
+static unsigned long edgedma_entry_start[EDGEDMA_NR_ENTRIES];
+#define EDGEDMA_FTRACE_SITE_SPAN	16
+
 /*
  * An ftrace callback at the function's ftrace site: @ip is that site,
  * @parent_ip where the caller resumes, and the callback runs in the
@@ -427,38 +470,27 @@ static __always_inline void edgedma_entry_from_ftrace(struct edgedma_entry *e,
 	e->irqs_off = irqs_disabled();
 }
 
-#define EDGEDMA_FTRACE_ENTRY(fn)						\
-static void notrace edgedma_ft_##fn(unsigned long ip, unsigned long parent_ip,	\
-				    struct ftrace_ops *op,			\
-				    edgedma_ftrace_regs_t *fregs)		\
-{										\
-	struct edgedma_entry e;							\
-										\
-	edgedma_entry_from_ftrace(&e, ip, parent_ip, fregs);			\
-	edgedma_on_##fn(&e);							\
+#define EDGEDMA_FTRACE_ENTRY_CASE(symbol, fn)					\
+	if (ip - edgedma_entry_start[EDGEDMA_ENTRY_##fn] < EDGEDMA_FTRACE_SITE_SPAN) { \
+		edgedma_on_##fn(&e);						\
+		return;								\
+	}
+
+/*
+ * One ftrace_ops for every entry hooked through ftrace: registering and
+ * unregistering ops patches text (stop_machine on arm64) and waits for an
+ * RCU-tasks grace period per ops, which for one ops per function took
+ * seconds per load and unload under emulation.
+ */
+static void notrace edgedma_ft_entry(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *op,
+				     edgedma_ftrace_regs_t *fregs)
+{
+	struct edgedma_entry e;
+
+	edgedma_entry_from_ftrace(&e, ip, parent_ip, fregs);
+	EDGEDMA_ENTRIES(EDGEDMA_FTRACE_ENTRY_CASE)
 }
-#define EDGEDMA_ENTRY_DEF(symbol, fn)	{ symbol, edgedma_kp_##fn, edgedma_ft_##fn }
-#else
-#define EDGEDMA_FTRACE_ENTRY(fn)
-#define EDGEDMA_ENTRY_DEF(symbol, fn)	{ symbol, edgedma_kp_##fn }
-#endif
-
-/* Both ways in for each entry hook. */
-#define EDGEDMA_ENTRY_HOOK(fn)	EDGEDMA_KPROBE_ENTRY(fn) EDGEDMA_FTRACE_ENTRY(fn)
-
-EDGEDMA_ENTRY_HOOK(unmap_page)
-EDGEDMA_ENTRY_HOOK(unmap_sg)
-EDGEDMA_ENTRY_HOOK(unmap_resource)
-EDGEDMA_ENTRY_HOOK(free_attrs)
-EDGEDMA_ENTRY_HOOK(free_pages)
-#ifdef EDGEDMA_HAVE_DMA_ALLOC_NONCOHERENT_FN
-EDGEDMA_ENTRY_HOOK(free_noncoherent)
-#endif
-#ifdef EDGEDMA_HAVE_DMA_SYNC_HOOKS
-EDGEDMA_ENTRY_HOOK(sync_single_for_cpu)
-EDGEDMA_ENTRY_HOOK(sync_single_for_device)
-EDGEDMA_ENTRY_HOOK(sync_sg_for_cpu)
-EDGEDMA_ENTRY_HOOK(sync_sg_for_device)
 #endif
 
 /* hook_floor: the same probes, doing nothing. */
@@ -495,9 +527,6 @@ struct edgedma_kretprobe_def {
 struct edgedma_kprobe_def {
 	const char *symbol;
 	kprobe_pre_handler_t handler;
-#ifdef EDGEDMA_HAVE_FTRACE_ENTRY_HOOKS
-	ftrace_func_t ftrace_handler;
-#endif
 };
 
 static const struct edgedma_kretprobe_def edgedma_kretprobe_defs[] = {
@@ -514,29 +543,13 @@ static const struct edgedma_kretprobe_def edgedma_kretprobe_defs[] = {
 #endif
 };
 
+#define EDGEDMA_ENTRY_DEF(symbol, fn)	[EDGEDMA_ENTRY_##fn] = { symbol, edgedma_kp_##fn },
 static const struct edgedma_kprobe_def edgedma_kprobe_defs[] = {
-	EDGEDMA_ENTRY_DEF("dma_unmap_page_attrs", unmap_page),
-	EDGEDMA_ENTRY_DEF("dma_unmap_sg_attrs", unmap_sg),
-	EDGEDMA_ENTRY_DEF("dma_unmap_resource", unmap_resource),
-	EDGEDMA_ENTRY_DEF("dma_free_attrs", free_attrs),
-	EDGEDMA_ENTRY_DEF("dma_free_pages", free_pages),
-#ifdef EDGEDMA_HAVE_DMA_ALLOC_NONCOHERENT_FN
-	EDGEDMA_ENTRY_DEF("dma_free_noncoherent", free_noncoherent),
-#endif
-#ifdef EDGEDMA_HAVE_DMA_SYNC_HOOKS
-	EDGEDMA_ENTRY_DEF(__stringify(edgedma_dma_sync_single_for_cpu),
-			  sync_single_for_cpu),
-	EDGEDMA_ENTRY_DEF(__stringify(edgedma_dma_sync_single_for_device),
-			  sync_single_for_device),
-	EDGEDMA_ENTRY_DEF(__stringify(edgedma_dma_sync_sg_for_cpu),
-			  sync_sg_for_cpu),
-	EDGEDMA_ENTRY_DEF(__stringify(edgedma_dma_sync_sg_for_device),
-			  sync_sg_for_device),
-#endif
+	EDGEDMA_ENTRIES(EDGEDMA_ENTRY_DEF)
 };
 
 #define EDGEDMA_NR_KRETPROBES	ARRAY_SIZE(edgedma_kretprobe_defs)
-#define EDGEDMA_NR_KPROBES	ARRAY_SIZE(edgedma_kprobe_defs)
+#define EDGEDMA_NR_KPROBES	EDGEDMA_NR_ENTRIES
 
 static struct kretprobe edgedma_kretprobes[EDGEDMA_NR_KRETPROBES];
 static struct kprobe edgedma_kprobes[EDGEDMA_NR_KPROBES];
@@ -545,9 +558,9 @@ static struct kretprobe *edgedma_kretprobe_ptrs[EDGEDMA_NR_KRETPROBES];
 static struct kprobe *edgedma_kprobe_ptrs[EDGEDMA_NR_KPROBES];
 static unsigned int edgedma_nr_kretprobes, edgedma_nr_kprobes;
 #ifdef EDGEDMA_HAVE_FTRACE_ENTRY_HOOKS
-/* The entries hooked through ftrace, and only those: one ops each. */
-static struct ftrace_ops edgedma_entry_ops[EDGEDMA_NR_KPROBES];
-static bool edgedma_entry_by_ftrace[EDGEDMA_NR_KPROBES];
+/* The one ops of the entries hooked through ftrace, while registered. */
+static struct ftrace_ops edgedma_entry_ops;
+static bool edgedma_entry_ops_registered;
 
 static bool edgedma_ftrace_entries = true;
 module_param_named(ftrace_entries, edgedma_ftrace_entries, bool, 0444);
@@ -594,49 +607,59 @@ static void edgedma_kprobe_prepare(bool floor)
 
 #ifdef EDGEDMA_HAVE_FTRACE_ENTRY_HOOKS
 /*
- * Entry @i through ftrace: 0, or why not (no ftrace site, ftrace off). The
- * ops are filled afresh, as the probes are, each time.
+ * The entries through ftrace, in one ops filtered to each function's
+ * ftrace site; *@by_ftrace[i] says which got there (a function without a
+ * site, notrace or ftrace off, takes a kprobe instead). The ops is filled
+ * afresh, as the probes are, each time.
  */
-static int edgedma_entry_ftrace_register(unsigned int i, bool floor)
+static void edgedma_entries_ftrace_register(bool floor, bool *by_ftrace)
 {
-	struct ftrace_ops *ops = &edgedma_entry_ops[i];
+	struct ftrace_ops *ops = &edgedma_entry_ops;
+	unsigned int i, n = 0;
 	int err;
 
 	*ops = (struct ftrace_ops) {
-		.func = floor ? edgedma_ft_floor : edgedma_kprobe_defs[i].ftrace_handler,
+		.func = floor ? edgedma_ft_floor : edgedma_ft_entry,
 		.flags = EDGEDMA_FTRACE_OPS_FLAGS,
 	};
-	err = edgedma_ftrace_filter_function(ops, edgedma_kprobe_defs[i].symbol);
-	if (!err)
-		err = register_ftrace_function(ops);
-	if (err) {
-		edgedma_ftrace_filter_clear(ops);
-		return err;
+	for (i = 0; i < EDGEDMA_NR_ENTRIES; i++) {
+		const char *symbol = edgedma_kprobe_defs[i].symbol;
+
+		edgedma_entry_start[i] = 0;
+		err = edgedma_ftrace_filter_function(ops, symbol, &edgedma_entry_start[i]);
+		if (err) {
+			edgedma_entry_start[i] = 0;
+			pr_info("no ftrace site in %s (%d): a kprobe instead\n", symbol, err);
+			continue;
+		}
+		by_ftrace[i] = true;
+		n++;
 	}
-	edgedma_entry_by_ftrace[i] = true;
-	return 0;
+	err = n ? register_ftrace_function(ops) : 0;
+	if (err) {
+		pr_info("ftrace refused the entry hooks (%d): kprobes instead\n", err);
+		memset(by_ftrace, 0, EDGEDMA_NR_ENTRIES * sizeof(*by_ftrace));
+		memset(edgedma_entry_start, 0, sizeof(edgedma_entry_start));
+	}
+	if (err || !n) {
+		edgedma_ftrace_filter_clear(ops);
+		return;
+	}
+	edgedma_entry_ops_registered = true;
 }
 
 /* After it returns no callback of ours runs, and none will. */
-static void edgedma_entry_ftrace_unregister(void)
+static void edgedma_entries_ftrace_unregister(void)
 {
-	unsigned int i;
-
-	for (i = 0; i < EDGEDMA_NR_KPROBES; i++) {
-		if (!edgedma_entry_by_ftrace[i])
-			continue;
-		unregister_ftrace_function(&edgedma_entry_ops[i]);
-		edgedma_ftrace_filter_clear(&edgedma_entry_ops[i]);
-		edgedma_entry_by_ftrace[i] = false;
-	}
+	if (!edgedma_entry_ops_registered)
+		return;
+	unregister_ftrace_function(&edgedma_entry_ops);
+	edgedma_ftrace_filter_clear(&edgedma_entry_ops);
+	edgedma_entry_ops_registered = false;
 }
 #else
-static int edgedma_entry_ftrace_register(unsigned int i, bool floor)
-{
-	return -EOPNOTSUPP;
-}
-
-static void edgedma_entry_ftrace_unregister(void) { }
+static void edgedma_entries_ftrace_register(bool floor, bool *by_ftrace) { }
+static void edgedma_entries_ftrace_unregister(void) { }
 #endif
 
 static void edgedma_kprobe_unregister(void)
@@ -645,7 +668,7 @@ static void edgedma_kprobe_unregister(void)
 		unregister_kretprobes(edgedma_kretprobe_ptrs, edgedma_nr_kretprobes);
 	if (edgedma_nr_kprobes)
 		unregister_kprobes(edgedma_kprobe_ptrs, edgedma_nr_kprobes);
-	edgedma_entry_ftrace_unregister();
+	edgedma_entries_ftrace_unregister();
 	rcu_barrier();
 	edgedma_nr_kretprobes = 0;
 	edgedma_nr_kprobes = 0;
@@ -663,24 +686,22 @@ static bool edgedma_entries_by_ftrace_wanted(void)
 
 int edgedma_kprobe_start(bool floor)
 {
+	bool by_ftrace[EDGEDMA_NR_ENTRIES] = {};
 	unsigned int i;
 	int err;
 
 	edgedma_kprobe_prepare(floor);
 
 	/*
-	 * The ends of mappings (kprobes) before their starts (kretprobes): a
+	 * The ends of mappings (entries) before their starts (kretprobes): a
 	 * mapping seen made but not seen undone would stay in the table for
 	 * good; one made before its map was watched is merely unknown.
 	 */
-	for (i = 0; i < EDGEDMA_NR_KPROBES; i++) {
-		if (edgedma_entries_by_ftrace_wanted()) {
-			err = edgedma_entry_ftrace_register(i, floor);
-			if (!err)
-				continue;
-			pr_info("no ftrace hook on %s (%d): a kprobe instead\n",
-				edgedma_kprobe_defs[i].symbol, err);
-		}
+	if (edgedma_entries_by_ftrace_wanted())
+		edgedma_entries_ftrace_register(floor, by_ftrace);
+	for (i = 0; i < EDGEDMA_NR_ENTRIES; i++) {
+		if (by_ftrace[i])
+			continue;
 		err = register_kprobe(&edgedma_kprobes[i]);
 		if (err) {
 			pr_err("kprobe on %s: %d\n", edgedma_kprobe_defs[i].symbol, err);
@@ -788,6 +809,14 @@ size_t edgedma_kprobe_memory(void)
 			 (sizeof(struct kretprobe_instance) +
 			  edgedma_kretprobe_ptrs[i]->data_size);
 	return bytes;
+}
+
+/* What the last start attached, for GET_INFO; stable while hooked. */
+void edgedma_kprobe_counts(u32 *kretprobes, u32 *ftrace_entries, u32 *kprobe_entries)
+{
+	*kretprobes = READ_ONCE(edgedma_nr_kretprobes);
+	*kprobe_entries = READ_ONCE(edgedma_nr_kprobes);
+	*ftrace_entries = EDGEDMA_NR_KPROBES - *kprobe_entries;
 }
 
 u64 edgedma_kprobe_missed(void)

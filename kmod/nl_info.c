@@ -41,6 +41,20 @@ static int edgedma_put_hooks_skipped(struct sk_buff *msg)
 	return nla_put_string(msg, EDGEDMA_A_INFO_HOOK_SKIPPED, lines);
 }
 
+/* Kprobe mode: how many functions each kind of hook took. */
+static int edgedma_put_kprobe_counts(struct sk_buff *msg)
+{
+	u32 kretprobes, ftrace_entries, kprobe_entries;
+
+	if (!edgedma_hook_kprobe_counts(&kretprobes, &ftrace_entries, &kprobe_entries))
+		return 0;
+	if (nla_put_u32(msg, EDGEDMA_A_INFO_HOOK_KRETPROBES, kretprobes) ||
+	    nla_put_u32(msg, EDGEDMA_A_INFO_HOOK_FTRACE_ENTRIES, ftrace_entries) ||
+	    nla_put_u32(msg, EDGEDMA_A_INFO_HOOK_KPROBE_ENTRIES, kprobe_entries))
+		return -EMSGSIZE;
+	return 0;
+}
+
 int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 {
 	struct new_utsname *uts = utsname();
@@ -68,7 +82,7 @@ int edgedma_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_string(msg, EDGEDMA_A_INFO_IOMMU_FAULT_HOOKS,
 			   edgedma_iommu_fault_hooks()))
 		return edgedma_nl_reply_overflow(msg, info);
-	if (edgedma_put_hooks_skipped(msg))
+	if (edgedma_put_hooks_skipped(msg) || edgedma_put_kprobe_counts(msg))
 		return edgedma_nl_reply_overflow(msg, info);
 	if (edgedma_dt_bound(node, sizeof(node), &policies, &profiles, &refused) &&
 	    (nla_put_string(msg, EDGEDMA_A_INFO_DT_NODE, node) ||

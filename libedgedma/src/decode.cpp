@@ -20,7 +20,7 @@ namespace {
 
 using enum Presence;
 
-const std::array<AttributeRule<Info>, 15> info_rules{{
+const std::array<AttributeRule<Info>, 18> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_MODULE_VERSION), &Info::module_version, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_KERNEL_RELEASE), &Info::kernel_release, required},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_ARCH), &Info::arch, required},
@@ -36,6 +36,9 @@ const std::array<AttributeRule<Info>, 15> info_rules{{
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_DT_REFUSED), &Info::dt_refused, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_DT_PROFILES), &Info::dt_profiles, optional},
 	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_SKIPPED), &Info::hooks_skipped, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_KRETPROBES), &Info::hook_kretprobes, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_FTRACE_ENTRIES), &Info::hook_ftrace_entries, optional},
+	{EDGEDMA_ATTRIBUTE(EDGEDMA_A_INFO_HOOK_KPROBE_ENTRIES), &Info::hook_kprobe_entries, optional},
 }};
 
 const std::array<AttributeRule<Stats>, 29> stats_rules{{

@@ -245,6 +245,8 @@ struct edgedma_reply {
 	__u16 family;
 	__u32 hook_modes, hook_mode;	/* GET_INFO */
 	bool have_hook_mode;
+	__u32 kretprobes, ftrace_entries, kprobe_entries;
+	bool have_kprobe_hooks;		/* the three above (kprobe mode) */
 	__u64 last_seq;			/* GET_STATS */
 	bool have_last_seq;
 	__u64 folded, sites, sites_full;
@@ -284,6 +286,10 @@ static int info_reply_fn(const struct nlmsghdr *nlh, void *arg)
 				 "GET_INFO reply without HOOK_MODES");
 	r->have_hook_mode = nl_attr_u32(tb[EDGEDMA_A_INFO_HOOK_MODE],
 					&r->hook_mode);
+	r->have_kprobe_hooks =
+		nl_attr_u32(tb[EDGEDMA_A_INFO_HOOK_KRETPROBES], &r->kretprobes) &&
+		nl_attr_u32(tb[EDGEDMA_A_INFO_HOOK_FTRACE_ENTRIES], &r->ftrace_entries) &&
+		nl_attr_u32(tb[EDGEDMA_A_INFO_HOOK_KPROBE_ENTRIES], &r->kprobe_entries);
 	return 0;
 }
 
@@ -1696,14 +1702,33 @@ static int ftrace_hooked(const char *func)
  * Where each mode hooks a map and an unmap. Kprobe mode: a kretprobe on
  * the map, whose result it needs, and the unmap's entry through ftrace (no
  * breakpoint) unless ftrace_entries=N asks for a kprobe there too.
- * Tracepoint mode: no probe on either.
+ * Tracepoint mode: no probe on either. GET_INFO says the same in numbers
+ * (kprobe mode only).
  */
 TEST_F(findings, hooks_where_expected)
 {
+	struct edgedma_reply info;
 	int map, unmap;
 
 	if (_metadata->skip)
 		return;	/* the setup's reason stands */
+	get_info(_metadata, self, &info);
+	if (variant->mode == EDGEDMA_HOOK_MODE_TRACEPOINT) {
+		EXPECT_FALSE(info.have_kprobe_hooks);
+	} else {
+		ASSERT_TRUE(info.have_kprobe_hooks)
+			TH_LOG("GET_INFO in kprobe mode: no HOOK_KRETPROBES/FTRACE_ENTRIES/KPROBE_ENTRIES");
+		TH_LOG("GET_INFO: %u kretprobes, %u entries through ftrace, %u with kprobes",
+		       info.kretprobes, info.ftrace_entries, info.kprobe_entries);
+		EXPECT_LE(6, info.kretprobes);
+		if (variant->kprobe_entries) {
+			EXPECT_EQ(0, info.ftrace_entries);
+			EXPECT_LE(5, info.kprobe_entries);
+		} else {
+			EXPECT_LE(5, info.ftrace_entries);
+			EXPECT_EQ(0, info.kprobe_entries);
+		}
+	}
 	map = kprobe_type("dma_map_page_attrs");
 	unmap = kprobe_type("dma_unmap_page_attrs");
 	ASSERT_LE(0, map)

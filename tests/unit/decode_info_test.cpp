@@ -27,6 +27,9 @@ const Info sample_info{
 	.dt_refused = std::nullopt,
 	.dt_profiles = std::nullopt,
 	.hooks_skipped = {},
+	.hook_kretprobes = std::nullopt,
+	.hook_ftrace_entries = std::nullopt,
+	.hook_kprobe_entries = std::nullopt,
 };
 
 #define NAMED(type) EDGEDMA_NAMED_ATTRIBUTE(type)
@@ -78,6 +81,12 @@ GenlMessage info_reply(const Info &info, std::optional<int> left_out = std::null
 			lines += (lines.empty() ? "" : "\n") + line;
 		reply.put_string(EDGEDMA_A_INFO_HOOK_SKIPPED, lines);
 	}
+	if (info.hook_kretprobes)
+		reply.put_u32(EDGEDMA_A_INFO_HOOK_KRETPROBES, *info.hook_kretprobes);
+	if (info.hook_ftrace_entries)
+		reply.put_u32(EDGEDMA_A_INFO_HOOK_FTRACE_ENTRIES, *info.hook_ftrace_entries);
+	if (info.hook_kprobe_entries)
+		reply.put_u32(EDGEDMA_A_INFO_HOOK_KPROBE_ENTRIES, *info.hook_kprobe_entries);
 	return reply;
 }
 
@@ -138,6 +147,21 @@ TEST(DecodeInfo, ReadsTheHooksLeftOutOneLineEach)
 	EXPECT_EQ(decode_info(info_reply(on_510).attributes()), on_510);
 	// Absent: none left out.
 	EXPECT_TRUE(decode_info(info_reply(sample_info).attributes()).hooks_skipped.empty());
+}
+
+// Kprobe mode says how it attached; tracepoint mode and older modules say
+// nothing, which stays unknown rather than 0.
+TEST(DecodeInfo, ReadsHowKprobeModeAttached)
+{
+	Info kprobe_mode = sample_info;
+	kprobe_mode.hook_kretprobes = 6;
+	kprobe_mode.hook_ftrace_entries = 9;
+	kprobe_mode.hook_kprobe_entries = 0;
+	EXPECT_EQ(decode_info(info_reply(kprobe_mode).attributes()), kprobe_mode);
+	Info other = decode_info(info_reply(sample_info).attributes());
+	EXPECT_FALSE(other.hook_kretprobes);
+	EXPECT_FALSE(other.hook_ftrace_entries);
+	EXPECT_FALSE(other.hook_kprobe_entries);
 }
 
 TEST(DecodeInfo, TakesAModuleWithoutIommuFaultHooks)

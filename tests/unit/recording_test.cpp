@@ -64,8 +64,8 @@ std::vector<Record> every_kind_of_record()
 	stats.map_events = 900;
 	return {
 		Info{"0.4.0", "6.12.0-arm64", "aarch64", EDGEDMA_RECORD_FORMAT_VERSION, 3, 4096, 64,
-		     64, 1, "arm_smmu_handle_evt", std::nullopt, std::nullopt, std::nullopt,
-		     std::nullopt, {}},
+		     64, 2, "arm_smmu_handle_evt", std::nullopt, std::nullopt, std::nullopt,
+		     std::nullopt, {}, 6, 9, 0},
 		StatsSnapshot{StatsSnapshot::When::start, stats},
 		PolicyOverride{driver_override},
 		LiveMapping{sample_mapping()},

@@ -29,6 +29,9 @@ const Info sample_info{
 	.dt_refused = std::nullopt,
 	.dt_profiles = std::nullopt,
 	.hooks_skipped = {},
+	.hook_kretprobes = std::nullopt,
+	.hook_ftrace_entries = std::nullopt,
+	.hook_kprobe_entries = std::nullopt,
 };
 
 std::set<std::string> keys_of(const nlohmann::json &object)
@@ -378,6 +381,27 @@ TEST(Status, ListsTheHooksLeftOutOneLineEach)
 	EXPECT_FALSE(contains(status_text(sample_info, std::nullopt), "hooks left out"));
 	auto without = nlohmann::json::parse(status_json(sample_info, std::nullopt).dump());
 	EXPECT_FALSE(without.contains("hooks_skipped"));
+}
+
+TEST(Status, SaysHowKprobeModeAttached)
+{
+	Info info = sample_info;
+	info.hook_mode = EDGEDMA_HOOK_MODE_KPROBE;
+	info.hook_kretprobes = 6;
+	info.hook_ftrace_entries = 9;
+	info.hook_kprobe_entries = 1;
+	EXPECT_TRUE(contains(status_text(info, std::nullopt),
+			     "kprobe mode hooks:      6 kretprobes (maps), 9 entries through ftrace, "
+			     "1 with kprobes\n"))
+		<< status_text(info, std::nullopt);
+	auto parsed = nlohmann::json::parse(status_json(info, std::nullopt).dump());
+	EXPECT_EQ(parsed["kprobe_hooks"],
+		  nlohmann::json({{"kretprobes", 6}, {"ftrace_entries", 9}, {"kprobe_entries", 1}}));
+
+	// Another mode, or an older module: nothing said, nothing shown.
+	EXPECT_FALSE(contains(status_text(sample_info, std::nullopt), "kprobe mode hooks"));
+	auto without = nlohmann::json::parse(status_json(sample_info, std::nullopt).dump());
+	EXPECT_FALSE(without.contains("kprobe_hooks"));
 }
 
 } // namespace status_render_test

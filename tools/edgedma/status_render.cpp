@@ -26,6 +26,12 @@ nlohmann::ordered_json status_json(const Info &info, const std::optional<Stats> 
 		status["iommu_fault_hooks"] = *info.iommu_fault_hooks;
 	if (!info.hooks_skipped.empty())
 		status["hooks_skipped"] = info.hooks_skipped;
+	if (info.hook_kretprobes && info.hook_ftrace_entries && info.hook_kprobe_entries)
+		status["kprobe_hooks"] = {
+			{"kretprobes", *info.hook_kretprobes},
+			{"ftrace_entries", *info.hook_ftrace_entries},
+			{"kprobe_entries", *info.hook_kprobe_entries},
+		};
 	if (info.dt_node)
 		status["device_tree"] = {
 			{"node", *info.dt_node},
@@ -100,6 +106,14 @@ std::string status_text(const Info &info, const std::optional<Stats> &stats)
 	line("record format", info.record_format);
 	line("hook modes", joined(hook_mode_names(info.hook_modes)));
 	line("hook mode in use", hook_mode_name(info.hook_mode));
+	// Kprobe mode: which of its hooks cost a breakpoint, and whether an
+	// unmap can be missed inside another probe's handler (kprobes only).
+	if (info.hook_kretprobes && info.hook_ftrace_entries && info.hook_kprobe_entries)
+		line("kprobe mode hooks",
+		     std::to_string(*info.hook_kretprobes) + " kretprobes (maps), " +
+			     std::to_string(*info.hook_ftrace_entries) +
+			     " entries through ftrace, " +
+			     std::to_string(*info.hook_kprobe_entries) + " with kprobes");
 	line("page size", bytes(info.page_size));
 	line("CPU cache line", bytes(info.cache_line));
 	line("DMA buffer alignment", bytes(info.dma_alignment));

@@ -39,6 +39,12 @@ struct Info {
 	// as inline wrappers (dma_map_sgtable before 5.16), one line each:
 	// "dma_map_sgtable: " and what that leaves unseen. Empty when none.
 	std::vector<std::string> hooks_skipped;
+	// Kprobe mode only (absent otherwise, and from older modules): the API
+	// functions hooked with a kretprobe, and the entries (unmaps, frees,
+	// syncs) hooked through ftrace and with kprobes.
+	std::optional<std::uint32_t> hook_kretprobes;
+	std::optional<std::uint32_t> hook_ftrace_entries;
+	std::optional<std::uint32_t> hook_kprobe_entries;
 
 	bool operator==(const Info &) const = default;
 };

@@ -588,6 +588,15 @@ enum {
 					 * has it only as an inline wrapper:
 					 * "dma_map_sgtable: " and what that
 					 * leaves unseen; absent when none */
+	/*
+	 * Kprobe mode only: how its hooks are attached. A kretprobe on each
+	 * map and allocation; the entries of unmaps, frees and syncs through
+	 * ftrace where the kernel has it (no breakpoint, and not skipped
+	 * inside another probe's handler), else with kprobes.
+	 */
+	EDGEDMA_A_INFO_HOOK_KRETPROBES,	/* u32, functions with a kretprobe */
+	EDGEDMA_A_INFO_HOOK_FTRACE_ENTRIES,	/* u32, entries through ftrace */
+	EDGEDMA_A_INFO_HOOK_KPROBE_ENTRIES,	/* u32, entries with a kprobe */
 
 	__EDGEDMA_A_INFO_MAX,
 	EDGEDMA_A_INFO_MAX = (__EDGEDMA_A_INFO_MAX - 1)
