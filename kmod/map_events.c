@@ -396,14 +396,15 @@ int edgedma_map_events_set(enum edgedma_map_events_want want,
 				mutex_unlock(&edgedma_map_events_lock);
 				return err;
 			}
+			/*
+			 * Every CPU past a full barrier before the branch
+			 * that lets it at the new slots is patched in: a
+			 * patched instruction orders no data. Kept slots were
+			 * published by an earlier recording.
+			 */
+			synchronize_rcu();
 			WRITE_ONCE(edgedma_map_events_slots_held, true);
 		}
-		/*
-		 * Every CPU past a full barrier before the branch that lets
-		 * it at the slots is patched in: a patched instruction orders
-		 * no data (arm64 patches without an IPI).
-		 */
-		synchronize_rcu();
 		static_branch_enable(&edgedma_map_events_on);
 		WRITE_ONCE(edgedma_map_events_enabled, true);
 		queue_delayed_work(edgedma_map_events_wq, &edgedma_map_events_work,
