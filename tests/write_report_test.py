@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """bench/write-report: the host replay section (the figures of
 edgedma-replay-bench's JSON, the targets read from them, a benchmark that
-failed shown as failed with its target missed, not left out) and the
-targets' reading of the instruction counts."""
+failed shown as failed with its target missed, not left out), the
+targets' reading of the instruction counts, and what the emulator charges
+for the operations every pair needs."""
 import importlib.machinery
 import importlib.util
 import unittest
@@ -105,6 +106,50 @@ class OwnInstructionsReading(unittest.TestCase):
 
     def test_nothing_counted_nothing_said(self):
         self.assertEqual(report.own_insns_reading({"insns": None, "boots": []}), "")
+
+
+class PrimitiveCosts(unittest.TestCase):
+    """The primitives' table and reading: medians of the guest's lines in
+    ns, the pair's share from PAIR_PRIMITIVES' counts, a boot without them
+    left out."""
+
+    def boot(self, arch, primitives, tracepoint_ns=2000, none_ns=100):
+        runs = [{"config": config, "threads": 1, "pages": 1, "repeat": 0, "mean_ns": ns}
+                for config, ns in (("tracepoint", tracepoint_ns), ("none", none_ns))]
+        return {"boot": {"name": f"{arch}-6.12 direct", "arch": arch, "kernel": "6.12",
+                         "path": "direct", "tag": ""},
+                "map": runs, "primitives": primitives}
+
+    @staticmethod
+    def line(repeat, call, irq, clock, lock):
+        return {"repeat": repeat, "iterations": 100000, "loop_ps": 1000,
+                "call_ps": call, "irq_save_restore_ps": irq, "clock_ps": clock,
+                "spin_lock_unlock_ps": lock}
+
+    def test_medians_and_the_pairs_share(self):
+        boot = self.boot("x86_64", [self.line(1, 9000, 30000, 60000, 30000),
+                                    self.line(2, 7000, 20000, 80000, 40000),
+                                    self.line(3, 8000, 40000, 70000, 35000)])
+        self.assertEqual(report.primitive_ns(boot, "clock"), 70.0)
+        self.assertEqual(report.primitive_ns(boot, "call"), 8.0)
+        # 2 x 30 (interrupts) + 2 x 70 (clock) + 3 x 35 (locks)
+        self.assertEqual(report.pair_primitives_ns(boot), 305.0)
+        text = report.primitives_section({"boots": [boot, self.boot("arm64", [])]})
+        self.assertIn("x86_64 6.12, direct", text)
+        self.assertIn("305 ns", text)
+        self.assertNotIn("arm64", text)
+
+    def test_reading_sets_them_against_tracepoint_mode(self):
+        boot = self.boot("x86_64", [self.line(1, 9000, 30000, 60000, 30000)],
+                         tracepoint_ns=1600, none_ns=100)
+        text = report.primitives_reading({"boots": [boot]})
+        self.assertIn("on x86_64 6.12, direct, 270 ns of tracepoint mode's 1500 ns "
+                      "(a clock read alone 60 ns)", text)
+
+    def test_nothing_measured_nothing_said(self):
+        boot = self.boot("x86_64", [])
+        self.assertEqual(report.primitives_section({"boots": [boot]}), "")
+        self.assertEqual(report.primitives_reading({"boots": [boot]}), "")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,21 @@
  * pairs is the total over all threads; pairs_per_sec is pairs / wall time
  * (start of the first thread to end of the last), the throughput the
  * 2-thread / 1-thread scaling figure is made of.
+ *
+ * /sys/kernel/debug/edgedma_bench_edu/primitives: what the machine (under
+ * TCG, the emulator) charges for the operations a hook cannot do without,
+ * each timed alone in a loop on one CPU. Write "iterations=N" (default
+ * 100000); read back one line:
+ *   iterations loop_ps call_ps irq_save_restore_ps clock_ps
+ *   spin_lock_unlock_ps
+ * loop_ps is one pass of the empty loop; every other figure is one
+ * operation with the loop's pass taken out, in picoseconds: call, a call
+ * of an empty function that is not inlined, and its return; irq_save_restore,
+ * local_irq_save() and local_irq_restore(); clock, ktime_get_ns();
+ * spin_lock_unlock, raw_spin_lock() and raw_spin_unlock() of an uncontended
+ * lock. A return is an indirect jump for the emulator, and turning
+ * interrupts back on ends its translation block: both cost far more there
+ * than their instruction count says.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -46,6 +61,8 @@
 #include <linux/pci.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 
@@ -101,6 +118,159 @@ struct bench_dev {
 };
 
 static struct dentry *bench_debugfs_root;
+
+#define BENCH_PRIMITIVES_DEFAULT	100000
+#define BENCH_PRIMITIVES_MAX		10000000
+/* Passes between two chances to reschedule: a few ms under TCG. */
+#define BENCH_PRIMITIVES_CHUNK		10000
+
+static DEFINE_MUTEX(bench_primitives_lock);	/* guards the result */
+static char bench_primitives_result[192] = "no run yet\n";
+static DEFINE_RAW_SPINLOCK(bench_primitive_spinlock);
+
+/* Not inlined, and not optimised away: the call is what is timed. */
+static noinline void bench_primitive_empty(unsigned long i)
+{
+	asm volatile("" : : "r"(i) : "memory");
+}
+
+enum bench_primitive {
+	BENCH_LOOP,
+	BENCH_CALL,
+	BENCH_IRQ_SAVE_RESTORE,
+	BENCH_CLOCK,
+	BENCH_SPIN_LOCK_UNLOCK,
+	BENCH_PRIMITIVES
+};
+
+static u64 bench_primitive_sink;
+
+/* Nanoseconds that @iterations passes of @op's loop took on this CPU. */
+static u64 bench_primitive_time(enum bench_primitive op, u64 iterations)
+{
+	u64 done = 0, elapsed = 0, sink = 0;
+
+	while (done < iterations) {
+		u64 n = min_t(u64, iterations - done, BENCH_PRIMITIVES_CHUNK);
+		unsigned long flags;
+		u64 i, t0;
+
+		/* One CPU throughout a chunk, and no other task in it. */
+		preempt_disable();
+		t0 = ktime_get_ns();
+		switch (op) {
+		case BENCH_LOOP:
+			for (i = 0; i < n; i++)
+				barrier();
+			break;
+		case BENCH_CALL:
+			for (i = 0; i < n; i++)
+				bench_primitive_empty(i);
+			break;
+		case BENCH_IRQ_SAVE_RESTORE:
+			for (i = 0; i < n; i++) {
+				local_irq_save(flags);
+				local_irq_restore(flags);
+				barrier();
+			}
+			break;
+		case BENCH_CLOCK:
+			for (i = 0; i < n; i++)
+				sink += ktime_get_ns();
+			break;
+		case BENCH_SPIN_LOCK_UNLOCK:
+			for (i = 0; i < n; i++) {
+				raw_spin_lock(&bench_primitive_spinlock);
+				raw_spin_unlock(&bench_primitive_spinlock);
+				barrier();
+			}
+			break;
+		case BENCH_PRIMITIVES:
+			break;
+		}
+		elapsed += ktime_get_ns() - t0;
+		preempt_enable();
+		done += n;
+		cond_resched();
+	}
+	WRITE_ONCE(bench_primitive_sink, sink);
+	return elapsed;
+}
+
+/* Picoseconds per operation, the empty loop's pass (@loop_ps) taken out. */
+static u64 bench_primitive_ps(enum bench_primitive op, u64 iterations, u64 loop_ps)
+{
+	u64 ps = div64_u64(bench_primitive_time(op, iterations) * 1000, iterations);
+
+	return ps > loop_ps ? ps - loop_ps : 0;
+}
+
+static int bench_primitives_run(u64 iterations)
+{
+	u64 loop_ps;
+
+	loop_ps = div64_u64(bench_primitive_time(BENCH_LOOP, iterations) * 1000,
+			    iterations);
+	snprintf(bench_primitives_result, sizeof(bench_primitives_result),
+		 "iterations=%llu loop_ps=%llu call_ps=%llu irq_save_restore_ps=%llu clock_ps=%llu spin_lock_unlock_ps=%llu\n",
+		 iterations, loop_ps,
+		 bench_primitive_ps(BENCH_CALL, iterations, loop_ps),
+		 bench_primitive_ps(BENCH_IRQ_SAVE_RESTORE, iterations, loop_ps),
+		 bench_primitive_ps(BENCH_CLOCK, iterations, loop_ps),
+		 bench_primitive_ps(BENCH_SPIN_LOCK_UNLOCK, iterations, loop_ps));
+	return 0;
+}
+
+static ssize_t bench_primitives_write(struct file *file, const char __user *ubuf,
+				      size_t count, loff_t *ppos)
+{
+	u64 iterations = BENCH_PRIMITIVES_DEFAULT;
+	char *line, *opt, *cursor;
+	int err = 0;
+
+	if (count > 64)
+		return -EINVAL;
+	line = memdup_user_nul(ubuf, count);
+	if (IS_ERR(line))
+		return PTR_ERR(line);
+	cursor = line;
+	while (!err && (opt = strsep(&cursor, " \t\n")) != NULL) {
+		if (!*opt)
+			continue;
+		if (!str_has_prefix(opt, "iterations=") ||
+		    kstrtou64(opt + strlen("iterations="), 0, &iterations) ||
+		    !iterations || iterations > BENCH_PRIMITIVES_MAX)
+			err = -EINVAL;
+	}
+	kfree(line);
+	if (err)
+		return err;
+	if (mutex_lock_interruptible(&bench_primitives_lock))
+		return -EINTR;
+	err = bench_primitives_run(iterations);
+	mutex_unlock(&bench_primitives_lock);
+	return err ? err : count;
+}
+
+static ssize_t bench_primitives_read(struct file *file, char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	ssize_t ret;
+
+	mutex_lock(&bench_primitives_lock);
+	ret = simple_read_from_buffer(ubuf, count, ppos, bench_primitives_result,
+				      strlen(bench_primitives_result));
+	mutex_unlock(&bench_primitives_lock);
+	return ret;
+}
+
+static const struct file_operations bench_primitives_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = bench_primitives_read,
+	.write = bench_primitives_write,
+	.llseek = default_llseek,
+};
 
 static const char *const bench_dir_names[] = {
 	[DMA_BIDIRECTIONAL] = "bidirectional",
@@ -419,6 +589,8 @@ static int __init bench_init(void)
 	int err;
 
 	bench_debugfs_root = debugfs_create_dir(DRV_NAME, NULL);
+	debugfs_create_file("primitives", 0600, bench_debugfs_root, NULL,
+			    &bench_primitives_fops);
 	err = pci_register_driver(&bench_driver);
 	if (err)
 		debugfs_remove_recursive(bench_debugfs_root);
