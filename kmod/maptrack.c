@@ -7,7 +7,12 @@
  * meet when they hash to the same bucket; there is no table-wide lock. The
  * entries come from a pool allocated at load and handed out through a
  * bitmap, so the hook path never allocates. Unmaps are remembered per CPU,
- * in rings with a lock each, to explain a later double unmap or fault.
+ * in rings that only that CPU's hooks write, to explain a later double
+ * unmap or fault. Each slot of a ring has a sequence count instead of the
+ * ring a lock: the writer pays two plain stores, and a reader copies a slot
+ * and keeps the copy only if no write began meanwhile. Readers never wait
+ * for a writer (a panic may have stopped it): a slot being rewritten as
+ * they read it is left out, and a walk says it saw less than the whole.
  *
  * The hook path (add, remove, the searches) runs with interrupts off, which
  * edgedma_track_call() guarantees, so it takes the locks without saving
@@ -22,6 +27,7 @@
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/seqlock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
@@ -62,17 +68,21 @@ struct edgedma_bucket {
 	struct hlist_head head;
 };
 
+struct edgedma_history_slot {
+	seqcount_t seq;
+	struct edgedma_unmapped u;
+};
+
 struct edgedma_history {
-	raw_spinlock_t lock;
-	unsigned int next;
-	struct edgedma_unmapped *ring;
+	unsigned int next;		/* this CPU's hooks only */
+	struct edgedma_history_slot *ring;
 };
 
 static struct edgedma_bucket *edgedma_buckets;
 static struct edgedma_mapping *edgedma_pool;
 static unsigned long *edgedma_pool_used;
 static struct edgedma_history *edgedma_histories;
-static struct edgedma_unmapped *edgedma_history_ring;
+static struct edgedma_history_slot *edgedma_history_ring;
 
 static DEFINE_PER_CPU(unsigned int, edgedma_pool_hint);
 
@@ -241,16 +251,19 @@ void edgedma_maptrack_insert(struct edgedma_mapping *m, bool addr_unique)
 static void edgedma_history_add(const struct edgedma_mapping *m,
 				unsigned long unmap_caller)
 {
+	struct edgedma_history_slot *slot;
 	struct edgedma_history *h;
 	struct edgedma_unmapped *u;
 
 	if (!history_size)
 		return;
+	/* Interrupts are off: nothing else on this CPU writes its ring. */
 	h = &edgedma_histories[raw_smp_processor_id()];
-	raw_spin_lock(&h->lock);
-	u = &h->ring[h->next];
+	slot = &h->ring[h->next];
 	/* Not a modulo: a division is dozens of cycles on the cores edgedma runs on. */
 	h->next = h->next + 1 < history_size ? h->next + 1 : 0;
+	raw_write_seqcount_begin(&slot->seq);
+	u = &slot->u;
 	u->devrec = m->devrec;
 	u->dma_addr = m->dma_addr;
 	u->size = m->size;
@@ -261,7 +274,28 @@ static void edgedma_history_add(const struct edgedma_mapping *m,
 	u->unmap_caller = unmap_caller;
 	u->kind = m->kind;
 	u->dir = m->dir;
-	raw_spin_unlock(&h->lock);
+	raw_write_seqcount_end(&slot->seq);
+}
+
+/*
+ * Copies @slot into @out unless its writer is in the middle of it; a few
+ * tries, never a wait. False: the slot was being rewritten each time.
+ */
+static bool edgedma_history_read(const struct edgedma_history_slot *slot,
+				 struct edgedma_unmapped *out)
+{
+	unsigned int tries, seq;
+
+	for (tries = 0; tries < 4; tries++) {
+		seq = raw_read_seqcount(&slot->seq);
+		if (!(seq & 1)) {
+			*out = slot->u;
+			if (!read_seqcount_retry(&slot->seq, seq))
+				return true;
+		}
+		cpu_relax();
+	}
+	return false;
 }
 
 /* How well @m fits an unmap described by @want: size, direction, kind. */
@@ -465,18 +499,19 @@ bool edgedma_maptrack_history_find(struct edgedma_devrec *rec, u64 dma_addr,
 		struct edgedma_history *h = &edgedma_histories[cpu];
 		unsigned int i;
 
-		raw_spin_lock(&h->lock);
 		for (i = 0; i < history_size; i++) {
-			struct edgedma_unmapped *u = &h->ring[i];
+			struct edgedma_unmapped copy;
 
-			if (u->devrec != rec || u->dma_addr != dma_addr)
+			/* A first look without the copy: most slots are other addresses. */
+			if (data_race(h->ring[i].u.dma_addr) != dma_addr ||
+			    !edgedma_history_read(&h->ring[i], &copy) ||
+			    copy.devrec != rec || copy.dma_addr != dma_addr)
 				continue;
-			if (!found || u->unmap_time_ns > out->unmap_time_ns) {
-				*out = *u;
+			if (!found || copy.unmap_time_ns > out->unmap_time_ns) {
+				*out = copy;
 				found = true;
 			}
 		}
-		raw_spin_unlock(&h->lock);
 	}
 	return found;
 }
@@ -571,7 +606,7 @@ bool edgedma_maptrack_walk_device(const struct edgedma_devrec *rec, bool trylock
 	return whole;
 }
 
-bool edgedma_maptrack_history_walk(const struct edgedma_devrec *rec, bool trylock,
+bool edgedma_maptrack_history_walk(const struct edgedma_devrec *rec,
 				   bool (*fn)(const struct edgedma_unmapped *u,
 					      void *arg),
 				   void *arg)
@@ -585,19 +620,12 @@ bool edgedma_maptrack_history_walk(const struct edgedma_devrec *rec, bool tryloc
 
 		for (i = 0; i < history_size; i++) {
 			struct edgedma_unmapped copy;
-			unsigned long flags;
 			bool mine;
 
-			if (trylock) {
-				if (!raw_spin_trylock_irqsave(&h->lock, flags)) {
-					whole = false;
-					break;
-				}
-			} else {
-				raw_spin_lock_irqsave(&h->lock, flags);
+			if (!edgedma_history_read(&h->ring[i], &copy)) {
+				whole = false;
+				continue;
 			}
-			copy = h->ring[i];
-			raw_spin_unlock_irqrestore(&h->lock, flags);
 			mine = copy.devrec == rec && copy.unmap_time_ns;
 			if (mine && !fn(&copy, arg))
 				return whole;
@@ -717,11 +745,11 @@ int __init edgedma_maptrack_init(void)
 		raw_spin_lock_init(&edgedma_buckets[i].lock);
 		INIT_HLIST_HEAD(&edgedma_buckets[i].head);
 	}
-	for_each_possible_cpu(cpu) {
-		raw_spin_lock_init(&edgedma_histories[cpu].lock);
+	for (i = 0; i < (size_t)nr_cpu_ids * max(history_size, 1U); i++)
+		seqcount_init(&edgedma_history_ring[i].seq);
+	for_each_possible_cpu(cpu)
 		edgedma_histories[cpu].ring =
 			&edgedma_history_ring[(size_t)cpu * max(history_size, 1U)];
-	}
 	if (!track_mappings) {
 		static_branch_disable(&edgedma_tracking_mappings);
 		pr_info("track_mappings=N: no table of live mappings; the unmap, sync, leak, neighbour-write and device-owned-write checks are off\n");

@@ -131,14 +131,19 @@ typedef bool (*edgedma_mapping_fn)(const struct edgedma_mapping *m, void *arg);
 void edgedma_maptrack_walk(unsigned long *pos, edgedma_mapping_fn fn, void *arg);
 
 /*
- * Visit the live mappings, then the remembered unmaps, of @rec (NULL: of
- * every device), each copied out under its lock; @fn returns false to
- * stop. Any context. With @trylock (panic, faults) a busy lock is passed
- * over: false then says the walk was not whole.
+ * Visit the live mappings of @rec (NULL: of every device), each copied out
+ * under its bucket's lock; @fn returns false to stop. Any context. With
+ * @trylock (panic, faults) a busy lock is passed over: false then says the
+ * walk was not whole.
  */
 bool edgedma_maptrack_walk_device(const struct edgedma_devrec *rec, bool trylock,
 				  edgedma_mapping_fn fn, void *arg);
-bool edgedma_maptrack_history_walk(const struct edgedma_devrec *rec, bool trylock,
+/*
+ * The same for the remembered unmaps, which need no lock: any context,
+ * never a wait. An entry its CPU was rewriting at that moment is passed
+ * over, and false says so.
+ */
+bool edgedma_maptrack_history_walk(const struct edgedma_devrec *rec,
 				   bool (*fn)(const struct edgedma_unmapped *u,
 					      void *arg),
 				   void *arg);

@@ -349,13 +349,11 @@ static void edgedma_snapshot_put_unmaps(struct edgedma_record *r,
 		return;
 	}
 	if (t->has_addr) {
-		whole = edgedma_maptrack_history_walk(rec, t->atomic,
-						      edgedma_snapshot_find_unmap, &w);
+		whole = edgedma_maptrack_history_walk(rec, edgedma_snapshot_find_unmap, &w);
 		if (w.have_first)
 			edgedma_snapshot_put_unmapped(r, &w.first_unmap);
 	}
-	whole &= edgedma_maptrack_history_walk(rec, t->atomic,
-					       edgedma_snapshot_walk_unmap, &w);
+	whole &= edgedma_maptrack_history_walk(rec, edgedma_snapshot_walk_unmap, &w);
 	if (!whole)
 		edgedma_put_skipped(r, EDGEDMA_SNAPSHOT_PART_UNMAPPED,
 					     EDGEDMA_SKIP_LOCK_BUSY);

@@ -177,7 +177,7 @@ static int edgedma_put_buffer(struct edgedma_chain_walker *w, unsigned int field
 		struct edgedma_unmap_lookup l = { .addr = addr };
 
 		w->history_lookups++;
-		edgedma_maptrack_history_walk(w->rec, w->trylock, edgedma_find_unmap_of, &l);
+		edgedma_maptrack_history_walk(w->rec, edgedma_find_unmap_of, &l);
 		state = l.found ? EDGEDMA_BUFFER_UNMAPPED : EDGEDMA_BUFFER_UNKNOWN;
 		if (l.found) {
 			map_addr = l.latest.dma_addr;

@@ -408,7 +408,8 @@ enum edgedma_snapshot_part {
 /* Why it was left out (EDGEDMA_A_SKIP_REASON). */
 enum edgedma_skip_reason {
 	EDGEDMA_SKIP_DEVICE_UNSEEN = 1,		/* the device made no DMA-API call */
-	EDGEDMA_SKIP_LOCK_BUSY,			/* a lock was held: at panic, its
+	EDGEDMA_SKIP_LOCK_BUSY,			/* a lock was held, or an entry was
+						 * being rewritten: at panic, its
 						 * holder may be a stopped CPU */
 	EDGEDMA_SKIP_NOT_KEPT,			/* the module keeps none (history_size=0) */
 	EDGEDMA_SKIP_NO_ROOM,			/* more than the record holds */
