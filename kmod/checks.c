@@ -571,14 +571,21 @@ static __always_inline void edgedma_owned_check(const struct edgedma_ctx *ctx,
 
 /* ---- map and unmap --------------------------------------------------------- */
 
-static __always_inline void edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
+/*
+ * The map, unmap and free paths return the time they read for the table
+ * (the mapping's, the unmap history's), 0 where they read none, and the
+ * mapping event takes it rather than read the clock once more: a clock
+ * read is dozens of instructions, and under emulation the dearest thing a
+ * hook does (make bench, "What the emulator charges").
+ */
+static __always_inline u64 edgedma_track(const struct edgedma_ctx *ctx, u64 dma_addr, u64 size,
 			  u64 phys, u32 sg_index, u32 sg_count)
 {
 	const struct edgedma_call *c = ctx->call;
 	struct edgedma_mapping *m;
 
 	if (!static_branch_likely(&edgedma_tracking_mappings))
-		return;
+		return 0;
 	/*
 	 * Filled in place, field by field (the node by the insert): the entry
 	 * is the size of a few cache lines, and a compound literal would zero
@@ -586,7 +593,7 @@ static __always_inline void edgedma_track(const struct edgedma_ctx *ctx, u64 dma
 	 */
 	m = edgedma_maptrack_new();
 	if (!m)
-		return;
+		return 0;
 	m->devrec = ctx->rec;
 	m->dma_addr = dma_addr;
 	m->size = size;
@@ -618,9 +625,10 @@ static __always_inline void edgedma_track(const struct edgedma_ctx *ctx, u64 dma
 		m->content_ns = m->time_ns;
 	}
 	edgedma_maptrack_insert(m, edgedma_addr_unique(ctx));
+	return m->time_ns;
 }
 
-static __always_inline void edgedma_on_map(const struct edgedma_ctx *ctx)
+static __always_inline u64 edgedma_on_map(const struct edgedma_ctx *ctx)
 {
 	const struct edgedma_call *c = ctx->call;
 
@@ -631,14 +639,15 @@ static __always_inline void edgedma_on_map(const struct edgedma_ctx *ctx)
 	edgedma_check_segment(ctx, c->dma_addr, c->size,
 			      c->kind == EDGEDMA_CALL_MAP_RESOURCE ? EDGEDMA_NO_PHYS : c->phys,
 			      false);
-	edgedma_track(ctx, c->dma_addr, c->size, c->phys, 0, 0);
+	return edgedma_track(ctx, c->dma_addr, c->size, c->phys, 0, 0);
 }
 
-static void edgedma_on_map_sg(const struct edgedma_ctx *ctx)
+static u64 edgedma_on_map_sg(const struct edgedma_ctx *ctx)
 {
 	const struct edgedma_call *c = ctx->call;
 	bool one_to_one = c->mapped_nents == c->nents;
 	struct scatterlist *sg;
+	u64 time_ns = 0;
 	int i;
 
 	/* Entry i is DMA segment i unless an IOMMU merged the list. */
@@ -650,9 +659,10 @@ static void edgedma_on_map_sg(const struct edgedma_ctx *ctx)
 
 		edgedma_check_segment(ctx, sg_dma_address(sg), sg_dma_len(sg),
 				      phys, true);
-		edgedma_track(ctx, sg_dma_address(sg), sg_dma_len(sg), phys, i,
-			      c->mapped_nents);
+		time_ns = edgedma_track(ctx, sg_dma_address(sg), sg_dma_len(sg), phys, i,
+					c->mapped_nents);
 	}
+	return time_ns;
 }
 
 /* The map call each unmap call must undo. */
@@ -702,7 +712,7 @@ const char *edgedma_call_name(u32 kind)
  * with the unmap; the caller releases it (edgedma_maptrack_release()).
  */
 static __always_inline struct edgedma_mapping *edgedma_unmap_one(const struct edgedma_ctx *ctx,
-						 u64 dma_addr, u64 size)
+						 u64 dma_addr, u64 size, u64 now)
 {
 	const struct edgedma_call *c = ctx->call;
 	const struct edgedma_unmap_want want = {
@@ -714,7 +724,7 @@ static __always_inline struct edgedma_mapping *edgedma_unmap_one(const struct ed
 	/* Filled by the history when it knows the address: not zeroed first. */
 	struct edgedma_unmapped u __uninitialized;
 
-	m = edgedma_maptrack_take(ctx->rec, dma_addr, &want, c->caller);
+	m = edgedma_maptrack_take(ctx->rec, dma_addr, &want, c->caller, now);
 	if (!m) {
 		if (edgedma_maptrack_history_find(ctx->rec, dma_addr, &u))
 			edgedma_found(ctx, EDGEDMA_FINDING_DOUBLE_UNMAP, dma_addr,
@@ -750,31 +760,36 @@ static __always_inline struct edgedma_mapping *edgedma_unmap_one(const struct ed
 	return m;
 }
 
-static __always_inline void edgedma_on_unmap(const struct edgedma_ctx *ctx)
+static __always_inline u64 edgedma_on_unmap(const struct edgedma_ctx *ctx)
 {
 	struct edgedma_mapping *m;
+	u64 now;
 
 	if (!static_branch_likely(&edgedma_tracking_mappings))
-		return;
-	m = edgedma_unmap_one(ctx, ctx->call->dma_addr, ctx->call->size);
+		return 0;
+	now = ktime_get_ns();
+	m = edgedma_unmap_one(ctx, ctx->call->dma_addr, ctx->call->size, now);
 	if (m)
 		edgedma_maptrack_release(m);
+	return now;
 }
 
-static void edgedma_on_unmap_sg(const struct edgedma_ctx *ctx)
+static u64 edgedma_on_unmap_sg(const struct edgedma_ctx *ctx)
 {
 	const struct edgedma_call *c = ctx->call;
 	struct edgedma_mapping *first, *m;
 	struct scatterlist *sg;
 	u32 count;
+	u64 now;
 	int i;
 
 	if (!static_branch_likely(&edgedma_tracking_mappings) ||
 	    !c->sgl || c->nents <= 0)
-		return;
-	first = edgedma_unmap_one(ctx, sg_dma_address(c->sgl), 0);
+		return 0;
+	now = ktime_get_ns();
+	first = edgedma_unmap_one(ctx, sg_dma_address(c->sgl), 0, now);
 	if (!first)
-		return;
+		return now;
 	if (first->sg_nents != c->nents)
 		edgedma_found(ctx, EDGEDMA_FINDING_UNMAP_MISMATCH,
 			      sg_dma_address(c->sgl), 0, first->caller,
@@ -795,13 +810,14 @@ static void edgedma_on_unmap_sg(const struct edgedma_ctx *ctx)
 
 		if (!i)
 			continue;
-		m = edgedma_maptrack_take(ctx->rec, sg_dma_address(sg), &want, c->caller);
+		m = edgedma_maptrack_take(ctx->rec, sg_dma_address(sg), &want, c->caller, now);
 		if (!m)
 			continue;
 		edgedma_neighbours_check(ctx, m);
 		edgedma_owned_check(ctx, m);
 		edgedma_maptrack_release(m);
 	}
+	return now;
 }
 
 /* ---- syncs ---------------------------------------------------------------- */
@@ -916,6 +932,7 @@ static __always_inline void edgedma_judge_call(const struct edgedma_call *call)
 {
 	struct edgedma_xlat xlat = { .valid = false };
 	struct edgedma_ctx ctx = { .call = call, .xlat = &xlat };
+	u64 time_ns = 0;	/* the table's, where it read the clock */
 
 	__this_cpu_inc(edgedma_calls);
 	if (!call->dev)
@@ -931,10 +948,10 @@ static __always_inline void edgedma_judge_call(const struct edgedma_call *call)
 	case EDGEDMA_CALL_MAP_RESOURCE:
 	case EDGEDMA_CALL_ALLOC_COHERENT:
 	case EDGEDMA_CALL_ALLOC_PAGES:
-		edgedma_on_map(&ctx);
+		time_ns = edgedma_on_map(&ctx);
 		break;
 	case EDGEDMA_CALL_MAP_SG:
-		edgedma_on_map_sg(&ctx);
+		time_ns = edgedma_on_map_sg(&ctx);
 		break;
 	case EDGEDMA_CALL_FREE_COHERENT:
 		if (call->caller_irqs_off)
@@ -946,10 +963,10 @@ static __always_inline void edgedma_judge_call(const struct edgedma_call *call)
 	case EDGEDMA_CALL_UNMAP_PAGE:
 	case EDGEDMA_CALL_UNMAP_RESOURCE:
 	case EDGEDMA_CALL_FREE_PAGES:
-		edgedma_on_unmap(&ctx);
+		time_ns = edgedma_on_unmap(&ctx);
 		break;
 	case EDGEDMA_CALL_UNMAP_SG:
-		edgedma_on_unmap_sg(&ctx);
+		time_ns = edgedma_on_unmap_sg(&ctx);
 		break;
 	case EDGEDMA_CALL_SYNC_SINGLE_FOR_CPU:
 	case EDGEDMA_CALL_SYNC_SINGLE_FOR_DEVICE:
@@ -960,7 +977,7 @@ static __always_inline void edgedma_judge_call(const struct edgedma_call *call)
 		edgedma_on_sync_sg(&ctx);
 		break;
 	}
-	edgedma_map_event_record(call, ctx.rec);
+	edgedma_map_event_record(call, ctx.rec, time_ns);
 }
 
 u64 edgedma_checks_calls(void)

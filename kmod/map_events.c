@@ -132,7 +132,7 @@ static void edgedma_map_event_sg(const struct edgedma_call *call,
 }
 
 void __edgedma_map_event_record(const struct edgedma_call *call,
-				struct edgedma_devrec *rec)
+				struct edgedma_devrec *rec, u64 time_ns)
 {
 	struct edgedma_map_event_ring *ring = this_cpu_ptr(&edgedma_map_event_rings);
 	unsigned int head = ring->head;
@@ -153,7 +153,7 @@ void __edgedma_map_event_record(const struct edgedma_call *call,
 	ev = &ring->slots[head & edgedma_ring_mask];
 	*ev = (struct edgedma_map_event) {
 		.seq = ring->next_seq++,
-		.time_ns = ktime_get_ns(),
+		.time_ns = time_ns ?: ktime_get_ns(),
 		.dma_addr = call->dma_addr,
 		.size = call->size,
 		.phys = call->phys,

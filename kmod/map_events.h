@@ -15,14 +15,18 @@ void edgedma_map_events_exit(void);
 DECLARE_STATIC_KEY_FALSE(edgedma_map_events_on);
 
 void __edgedma_map_event_record(const struct edgedma_call *call,
-				struct edgedma_devrec *rec);
+				struct edgedma_devrec *rec, u64 time_ns);
 
-/* Hook context, interrupts off: costs one patched branch while off. */
+/*
+ * Hook context, interrupts off: costs one patched branch while off.
+ * @time_ns: the call's time where the hook read it already (the mapping's,
+ * the unmap's), else 0 and the event reads the clock.
+ */
 static inline void edgedma_map_event_record(const struct edgedma_call *call,
-					    struct edgedma_devrec *rec)
+					    struct edgedma_devrec *rec, u64 time_ns)
 {
 	if (static_branch_unlikely(&edgedma_map_events_on))
-		__edgedma_map_event_record(call, rec);
+		__edgedma_map_event_record(call, rec, time_ns);
 }
 
 struct edgedma_map_events_cursor {

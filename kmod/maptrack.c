@@ -249,7 +249,7 @@ void edgedma_maptrack_insert(struct edgedma_mapping *m, bool addr_unique)
 }
 
 static void edgedma_history_add(const struct edgedma_mapping *m,
-				unsigned long unmap_caller)
+				unsigned long unmap_caller, u64 unmap_time_ns)
 {
 	struct edgedma_history_slot *slot;
 	struct edgedma_history *h;
@@ -269,7 +269,7 @@ static void edgedma_history_add(const struct edgedma_mapping *m,
 	u->size = m->size;
 	u->phys = m->phys;
 	u->map_time_ns = m->time_ns;
-	u->unmap_time_ns = ktime_get_ns();
+	u->unmap_time_ns = unmap_time_ns;
 	u->map_caller = m->caller;
 	u->unmap_caller = unmap_caller;
 	u->kind = m->kind;
@@ -308,7 +308,7 @@ static int edgedma_unmap_fit(const struct edgedma_mapping *m,
 
 struct edgedma_mapping *edgedma_maptrack_take(struct edgedma_devrec *rec, u64 dma_addr,
 					      const struct edgedma_unmap_want *want,
-					      unsigned long unmap_caller)
+					      unsigned long unmap_caller, u64 unmap_time_ns)
 {
 	/* The class the unmap's size points at first, then the others. */
 	unsigned int first = edgedma_class_of(want->size), i;
@@ -347,7 +347,7 @@ struct edgedma_mapping *edgedma_maptrack_take(struct edgedma_devrec *rec, u64 dm
 	__this_cpu_inc(edgedma_changes);
 	edgedma_devrec_count_irqs_off(rec, EDGEDMA_DEV_LIVE, -1);
 	/* Remembered now: a snapshot of a finding about the unmap shows it. */
-	edgedma_history_add(found, unmap_caller);
+	edgedma_history_add(found, unmap_caller, unmap_time_ns);
 	return found;
 }
 

@@ -88,7 +88,8 @@ struct edgedma_unmap_want {
 
 /*
  * Take the mapping of @devrec at exactly @dma_addr out of the table and
- * remember its removal in the unmap history; NULL when there is none. The
+ * remember its removal, at @unmap_time_ns, in the unmap history; NULL when
+ * there is none. The
  * caller reads it and then gives it back with edgedma_maptrack_release().
  * Two live entries can share an address: in tracepoint mode the
  * hooks see an unmap only after the kernel freed the IOVA, which another
@@ -98,7 +99,7 @@ struct edgedma_unmap_want {
  */
 struct edgedma_mapping *edgedma_maptrack_take(struct edgedma_devrec *devrec, u64 dma_addr,
 					      const struct edgedma_unmap_want *want,
-					      unsigned long unmap_caller);
+					      unsigned long unmap_caller, u64 unmap_time_ns);
 void edgedma_maptrack_release(struct edgedma_mapping *m);
 /* Copy the mapping of @devrec that contains [addr, addr + size). */
 bool edgedma_maptrack_find_containing(struct edgedma_devrec *devrec, u64 addr,

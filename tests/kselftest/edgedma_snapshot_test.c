@@ -797,6 +797,156 @@ TEST_F(snapshot, latest_unmap_of_address_first)
 	}
 }
 
+/* WAS_ENABLED of a MAP_EVENTS_SET reply into *(int *)arg. */
+static int map_events_was_enabled(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[EDGEDMA_A_MAP_EVENTS_MAX + 1];
+	const void *attrs;
+	size_t len;
+	__u32 was;
+
+	attrs = genl_attrs(nlh, 0, &len);
+	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_MAP_EVENTS_MAX) ||
+	    !nl_attr_u32(tb[EDGEDMA_A_MAP_EVENTS_WAS_ENABLED], &was))
+		return -EBADMSG;
+	*(int *)arg = was;
+	return 0;
+}
+
+/*
+ * Turns the mapping-event stream on or off; the state before. Off answers
+ * only once every event numbered until then has gone out.
+ */
+static int map_events_set(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(snapshot) *self, int enable)
+{
+	struct nl_answer ans;
+	struct nl_msg m;
+	int was = -1, err;
+
+	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_MAP_EVENTS_SET, 1);
+	EXPECT_LE(0, nl_put_u32(&m, EDGEDMA_A_MAP_EVENTS_ENABLE, enable));
+	err = nl_transact(&self->sk, &m, map_events_was_enabled, &was, &ans);
+	EXPECT_EQ(0, err) TH_LOG("MAP_EVENTS_SET: %s", strerror(-err));
+	EXPECT_EQ(0, ans.error) TH_LOG("MAP_EVENTS_SET enable=%d: %s", enable,
+				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
+	return was;
+}
+
+struct heard_event {
+	__u64 time_ns, dma_addr;
+	__u32 call;
+};
+
+/* The events of @dev at @dma_addr among one MAP_EVENTS message's, into @out. */
+static void heard_events_of(const struct nlmsghdr *nlh, const char *dev, __u64 dma_addr,
+			    struct heard_event *out, unsigned int max, unsigned int *n)
+{
+	const char *at, *end;
+	size_t len = 0;
+
+	at = genl_attrs(nlh, 0, &len);
+	for (end = at ? at + len : NULL; at && end - at >= NLA_HDRLEN;) {
+		const struct nlattr *a = (const void *)at;
+		const struct nlattr *tb[EDGEDMA_A_MAP_EVENT_MAX + 1];
+		struct heard_event ev;
+		const char *name;
+
+		if (a->nla_len < NLA_HDRLEN || a->nla_len > end - at)
+			break;
+		at += NLA_ALIGN(a->nla_len);
+
+		if ((a->nla_type & NLA_TYPE_MASK) != EDGEDMA_A_MAP_EVENTS_EVENT ||
+		    nl_parse(nl_attr_data(a), nl_attr_len(a), tb, EDGEDMA_A_MAP_EVENT_MAX) ||
+		    !nl_attr_u64(tb[EDGEDMA_A_MAP_EVENT_TIME_NS], &ev.time_ns) ||
+		    !nl_attr_u64(tb[EDGEDMA_A_MAP_EVENT_DMA_ADDR], &ev.dma_addr) ||
+		    !nl_attr_u32(tb[EDGEDMA_A_MAP_EVENT_CALL], &ev.call))
+			continue;
+		name = nl_attr_str(tb[EDGEDMA_A_MAP_EVENT_DEVICE]);
+		if (name && !strcmp(name, dev) && ev.dma_addr == dma_addr && *n < max)
+			out[(*n)++] = ev;
+	}
+}
+
+/*
+ * A mapping's time is one reading of the clock, wherever it is shown: the
+ * mapping event of its map carries the time the table keeps for the
+ * mapping, and the event of its unmap the time the unmap history keeps
+ * (the hook reads the clock once for both).
+ */
+TEST_F(snapshot, map_events_carry_the_tables_times)
+{
+	static struct snapshot s;
+	static char rec[EDU_RECORD_SIZE + 1];
+	struct heard_event heard[64];
+	struct nl_sock ev = { .fd = -1 };
+	unsigned long long dma = 0;
+	unsigned long len = 0;
+	unsigned int i, n = 0;
+	bool map_seen = false, unmap_seen = false;
+	const char *p, *last = NULL;
+	static char buf[65536];
+	__u32 group = 0;
+	__u64 seq;
+
+	for (i = 0; i < self->fam.n_groups; i++)
+		if (!strcmp(self->fam.groups[i].name, EDGEDMA_MCGRP_MAP_EVENTS))
+			group = self->fam.groups[i].id;
+	ASSERT_NE(0U, group);
+	ASSERT_EQ(0, nl_open(&ev));
+	ASSERT_EQ(0, setsockopt(ev.fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+				&group, sizeof(group)));
+	if (map_events_set(_metadata, self, 1) != 0) {
+		nl_close(&ev);
+		SKIP(return, "the mapping-event stream is on already: someone records");
+	}
+	run_mode(_metadata, "correct", rec, sizeof(rec));
+	EXPECT_EQ(1, map_events_set(_metadata, self, 0));
+	/* The driver's last streaming unmap: no unmap follows it. */
+	for (p = rec; (p = strstr(p, "unmap api=")); p++)
+		last = p;
+	ASSERT_NE(NULL, last) TH_LOG("no unmap in the record: %s", rec);
+	p = strstr(last, " dma=");
+	ASSERT_NE(NULL, p);
+	ASSERT_EQ(2, sscanf(p, " dma=%llx len=%lu", &dma, &len));
+
+	/* Everything numbered went out before the reply to "off": no wait. */
+	for (;;) {
+		const struct nlmsghdr *nlh;
+		ssize_t got = recv(ev.fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (got <= 0)
+			break;
+		for (nlh = (const void *)buf; NLMSG_OK(nlh, got); nlh = NLMSG_NEXT(nlh, got))
+			if (nlh->nlmsg_type == self->fam.id &&
+			    ((const struct genlmsghdr *)NLMSG_DATA(nlh))->cmd ==
+				    EDGEDMA_CMD_MAP_EVENTS)
+				heard_events_of(nlh, edu_dev, dma, heard, 64, &n);
+	}
+	nl_close(&ev);
+
+	seq = take_ok(_metadata, self, edu_dev, dma);
+	ASSERT_NE(0ULL, seq);
+	get_ok(_metadata, self, seq, &s);
+	ASSERT_LE(1U, s.n_unmapped);
+	ASSERT_EQ(dma, s.unmapped[0].dma_addr);
+	for (i = 0; i < n; i++) {
+		TH_LOG("event: call %u at %#llx, %llu ns", heard[i].call,
+		       (unsigned long long)heard[i].dma_addr,
+		       (unsigned long long)heard[i].time_ns);
+		if (heard[i].call == s.unmapped[0].call &&
+		    heard[i].time_ns == s.unmapped[0].map_time_ns)
+			map_seen = true;
+		if (heard[i].call != s.unmapped[0].call &&
+		    heard[i].time_ns == s.unmapped[0].unmap_time_ns)
+			unmap_seen = true;
+	}
+	EXPECT_TRUE(map_seen) TH_LOG("no map event at %#llx of %llu ns, the time the unmap history keeps",
+				     dma, (unsigned long long)s.unmapped[0].map_time_ns);
+	EXPECT_TRUE(unmap_seen) TH_LOG("no unmap event at %#llx of %llu ns, the history's unmap time",
+				       dma, (unsigned long long)s.unmapped[0].unmap_time_ns);
+}
+
 /* The last line of @rec starting with @prefix, or NULL. */
 static const char *last_line(const char *rec, const char *prefix)
 {
