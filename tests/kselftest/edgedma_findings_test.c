@@ -1445,9 +1445,7 @@ static void check_storm(struct __test_metadata *_metadata,
 	events.sk.fd = -1;
 	ASSERT_EQ(0, nl_open(&events.sk));
 	ASSERT_EQ(0, genl_resolve(&events.sk, EDGEDMA_FAMILY_NAME, &fam, &ans));
-	for (i = 0; i < fam.n_groups; i++)
-		if (!strcmp(fam.groups[i].name, EDGEDMA_MCGRP_EVENTS))
-			group = fam.groups[i].id;
+	group = genl_group_id(&fam, EDGEDMA_MCGRP_EVENTS);
 	ASSERT_NE(0U, group);
 	ASSERT_EQ(0, setsockopt(events.sk.fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
 				&group, sizeof(group)));

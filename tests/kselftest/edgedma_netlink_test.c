@@ -741,22 +741,6 @@ TEST_F(edgedma, multicast_groups_refused_in_user_namespace)
 			     "with CAP_SYS_ADMIN in a child user namespace");
 }
 
-/* WAS_ENABLED of a MAP_EVENTS_SET reply; -1 when it has none. */
-static int map_events_was_enabled(const struct nlmsghdr *nlh, void *arg)
-{
-	const struct nlattr *tb[EDGEDMA_A_MAP_EVENTS_MAX + 1];
-	const void *attrs;
-	size_t len;
-	__u32 was;
-
-	attrs = genl_attrs(nlh, 0, &len);
-	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_MAP_EVENTS_MAX) ||
-	    !nl_attr_u32(tb[EDGEDMA_A_MAP_EVENTS_WAS_ENABLED], &was))
-		return -EBADMSG;
-	*(int *)arg = was;
-	return 0;
-}
-
 /*
  * MAP_EVENTS_SET with ENABLE = @enable (0 or 1), or without it when
  * @enable is -1; the state before, as WAS_ENABLED says.
@@ -765,13 +749,9 @@ static int map_events_set(struct __test_metadata *_metadata,
 			  FIXTURE_DATA(edgedma) *self, int enable)
 {
 	struct nl_answer ans;
-	struct nl_msg m;
-	int was = -1, err;
+	int was, err;
 
-	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_MAP_EVENTS_SET, 1);
-	if (enable >= 0)
-		EXPECT_LE(0, nl_put_u32(&m, EDGEDMA_A_MAP_EVENTS_ENABLE, enable));
-	err = nl_transact(&self->sk, &m, map_events_was_enabled, &was, &ans);
+	err = edgedma_map_events_set(&self->sk, self->fam.id, enable, &was, &ans);
 	EXPECT_EQ(0, err)
 		TH_LOG("MAP_EVENTS_SET: %s", strerror(-err));
 	EXPECT_EQ(0, ans.error)

@@ -797,22 +797,6 @@ TEST_F(snapshot, latest_unmap_of_address_first)
 	}
 }
 
-/* WAS_ENABLED of a MAP_EVENTS_SET reply into *(int *)arg. */
-static int map_events_was_enabled(const struct nlmsghdr *nlh, void *arg)
-{
-	const struct nlattr *tb[EDGEDMA_A_MAP_EVENTS_MAX + 1];
-	const void *attrs;
-	size_t len;
-	__u32 was;
-
-	attrs = genl_attrs(nlh, 0, &len);
-	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_MAP_EVENTS_MAX) ||
-	    !nl_attr_u32(tb[EDGEDMA_A_MAP_EVENTS_WAS_ENABLED], &was))
-		return -EBADMSG;
-	*(int *)arg = was;
-	return 0;
-}
-
 /*
  * Turns the mapping-event stream on or off; the state before. Off answers
  * only once every event numbered until then has gone out.
@@ -821,16 +805,26 @@ static int map_events_set(struct __test_metadata *_metadata,
 			  FIXTURE_DATA(snapshot) *self, int enable)
 {
 	struct nl_answer ans;
-	struct nl_msg m;
-	int was = -1, err;
+	int was, err;
 
-	genl_msg_init(&m, self->fam.id, 0, EDGEDMA_CMD_MAP_EVENTS_SET, 1);
-	EXPECT_LE(0, nl_put_u32(&m, EDGEDMA_A_MAP_EVENTS_ENABLE, enable));
-	err = nl_transact(&self->sk, &m, map_events_was_enabled, &was, &ans);
+	err = edgedma_map_events_set(&self->sk, self->fam.id, enable, &was, &ans);
 	EXPECT_EQ(0, err) TH_LOG("MAP_EVENTS_SET: %s", strerror(-err));
 	EXPECT_EQ(0, ans.error) TH_LOG("MAP_EVENTS_SET enable=%d: %s", enable,
 				       nl_answer_str(&ans, self->buf, sizeof(self->buf)));
 	return was;
+}
+
+/* A socket of its own in @fam's multicast group @name, into *@ev. */
+static void join_group(struct __test_metadata *_metadata,
+		       const struct genl_family_info *fam, const char *name,
+		       struct nl_sock *ev)
+{
+	__u32 group = genl_group_id(fam, name);
+
+	ASSERT_NE(0U, group) TH_LOG("the family has no group \"%s\"", name);
+	ASSERT_EQ(0, nl_open(ev));
+	ASSERT_EQ(0, setsockopt(ev->fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+				&group, sizeof(group)));
 }
 
 struct heard_event {
@@ -886,16 +880,9 @@ TEST_F(snapshot, map_events_carry_the_tables_times)
 	bool map_seen = false, unmap_seen = false;
 	const char *p, *last = NULL;
 	static char buf[65536];
-	__u32 group = 0;
 	__u64 seq;
 
-	for (i = 0; i < self->fam.n_groups; i++)
-		if (!strcmp(self->fam.groups[i].name, EDGEDMA_MCGRP_MAP_EVENTS))
-			group = self->fam.groups[i].id;
-	ASSERT_NE(0U, group);
-	ASSERT_EQ(0, nl_open(&ev));
-	ASSERT_EQ(0, setsockopt(ev.fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
-				&group, sizeof(group)));
+	join_group(_metadata, &self->fam, EDGEDMA_MCGRP_MAP_EVENTS, &ev);
 	if (map_events_set(_metadata, self, 1) != 0) {
 		nl_close(&ev);
 		SKIP(return, "the mapping-event stream is on already: someone records");
@@ -2446,19 +2433,11 @@ TEST_F(snapshot, announced_on_events_group)
 	static struct snapshot heard, whole;
 	struct nl_sock ev = { .fd = -1 };
 	char buf[16384];
-	__u32 group = 0;
-	unsigned int i;
 	time_t end;
 	__u64 seq;
 	bool got = false;
 
-	for (i = 0; i < self->fam.n_groups; i++)
-		if (!strcmp(self->fam.groups[i].name, EDGEDMA_MCGRP_EVENTS))
-			group = self->fam.groups[i].id;
-	ASSERT_NE(0U, group);
-	ASSERT_EQ(0, nl_open(&ev));
-	ASSERT_EQ(0, setsockopt(ev.fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
-				&group, sizeof(group)));
+	join_group(_metadata, &self->fam, EDGEDMA_MCGRP_EVENTS, &ev);
 	seq = take_ok(_metadata, self, edu_dev, 0);
 	ASSERT_NE(0ULL, seq);
 	for (end = time(NULL) + 10; !got && time(NULL) < end;) {

@@ -12,6 +12,8 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <linux/edgedma.h>
+
 #include "nl.h"
 
 #ifndef SOL_NETLINK
@@ -505,4 +507,47 @@ const char *nl_answer_str(const struct nl_answer *ans, char *buf, size_t n)
 	if (ans->has_offs && len >= 0 && (size_t)len < n)
 		snprintf(buf + len, n - len, ", offset %u", ans->offs);
 	return buf;
+}
+
+__u32 genl_group_id(const struct genl_family_info *fam, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < fam->n_groups; i++)
+		if (!strcmp(fam->groups[i].name, name))
+			return fam->groups[i].id;
+	return 0;
+}
+
+/* WAS_ENABLED of a MAP_EVENTS_SET reply into *(int *)arg. */
+static int map_events_was_enabled(const struct nlmsghdr *nlh, void *arg)
+{
+	const struct nlattr *tb[EDGEDMA_A_MAP_EVENTS_MAX + 1];
+	const void *attrs;
+	size_t len;
+	__u32 was;
+
+	attrs = genl_attrs(nlh, 0, &len);
+	if (!attrs || nl_parse(attrs, len, tb, EDGEDMA_A_MAP_EVENTS_MAX) ||
+	    !nl_attr_u32(tb[EDGEDMA_A_MAP_EVENTS_WAS_ENABLED], &was))
+		return -EBADMSG;
+	*(int *)arg = was;
+	return 0;
+}
+
+int edgedma_map_events_set(struct nl_sock *s, __u16 family, int enable, int *was,
+			   struct nl_answer *ans)
+{
+	struct nl_msg m;
+	int err;
+
+	*was = -1;
+	memset(ans, 0, sizeof(*ans));
+	genl_msg_init(&m, family, 0, EDGEDMA_CMD_MAP_EVENTS_SET, 1);
+	if (enable >= 0) {
+		err = nl_put_u32(&m, EDGEDMA_A_MAP_EVENTS_ENABLE, enable);
+		if (err < 0)
+			return err;
+	}
+	return nl_transact(s, &m, map_events_was_enabled, was, ans);
 }

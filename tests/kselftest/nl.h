@@ -129,4 +129,17 @@ int genl_call(struct nl_sock *s, __u16 family, __u8 cmd, __u16 flags,
 /* "-22 (Invalid argument), extack \"...\", offset 20" for test logs. */
 const char *nl_answer_str(const struct nl_answer *ans, char *buf, size_t n);
 
+/* ---- edgedma commands more than one test file sends ---- */
+
+/*
+ * EDGEDMA_CMD_MAP_EVENTS_SET with ENABLE = @enable (0 or 1), or without it
+ * when @enable is -1; *@was gets the state before (WAS_ENABLED), -1 when
+ * the reply had none. Off answers only after every event numbered until
+ * then has gone out.
+ */
+int edgedma_map_events_set(struct nl_sock *s, __u16 family, int enable, int *was,
+			   struct nl_answer *ans);
+/* The id of @fam's multicast group @name, 0 when it has none. */
+__u32 genl_group_id(const struct genl_family_info *fam, const char *name);
+
 #endif /* EDGEDMA_SELFTEST_NL_H */
