@@ -148,6 +148,17 @@ class PrimitiveCosts(unittest.TestCase):
                       "(a clock read alone 60 ns)", text)
         self.assertIn("(2 interrupts off and on, 2 clock reads, 2 lock round trips)", text)
 
+    def test_tsc_line_only_where_every_x86_guest_booted_so(self):
+        def boot(arch, cmdline):
+            return {"boot": {"arch": arch, "cmdline": cmdline}}
+        said = report.tsc_reliable_method(
+            {"boots": [boot("x86_64", "console=ttyS0,tsc=reliable"), boot("arm64", "")]})
+        self.assertEqual(1, len(said))
+        self.assertIn("tsc=reliable", said[0])
+        self.assertEqual([], report.tsc_reliable_method(
+            {"boots": [boot("x86_64", "console=ttyS0,tsc=reliable"),
+                       boot("x86_64", "console=ttyS0,dma_debug=off")]}))
+
     def test_nothing_measured_nothing_said(self):
         boot = self.boot("x86_64", [])
         self.assertEqual(report.primitives_section({"boots": [boot]}), "")
