@@ -732,7 +732,9 @@ static __always_inline struct edgedma_mapping *edgedma_unmap_one(const struct ed
 				      "%s of %#llx, which %pS already unmapped %llu us earlier",
 				      edgedma_call_name(c->kind), dma_addr,
 				      (void *)u.unmap_caller,
-				      div_u64(ktime_get_ns() - u.unmap_time_ns, 1000));
+				      /* Another CPU's unmap may postdate @now. */
+				      div_u64(now > u.unmap_time_ns ? now - u.unmap_time_ns : 0,
+					      1000));
 		else if (edgedma_view_complete(ctx->rec))
 			edgedma_found(ctx, EDGEDMA_FINDING_UNMAP_UNKNOWN, dma_addr,
 				      size, 0,
