@@ -37,6 +37,13 @@ class Counts:
         self.failures.append(name)
 
 
+def failure_name(name, result):
+    """A failed test's name with the reason its line gave ("not ok 2 b #
+    why"), so that a summary of failures says why, not only which."""
+    why = ((result.group("directive") or "") + (result.group("reason") or "")).strip()
+    return f"{name} # {why}" if why else name
+
+
 def count(text, prefix=""):
     """Counts of the leaf results in KTAP text; prefix names failures."""
     c = Counts()
@@ -76,7 +83,7 @@ def count(text, prefix=""):
         if children:
             child_failed = any(children)
             if not ok and not child_failed:
-                c.fail(name)
+                c.fail(failure_name(name, m))
             pending.append((indent, not ok or child_failed))
             continue
         if skip:
@@ -85,7 +92,7 @@ def count(text, prefix=""):
         elif ok:
             c.passed += 1
         else:
-            c.fail(name)
+            c.fail(failure_name(name, m))
         pending.append((indent, not ok and not skip))
     for indent in sorted(plans):
         close_plan(indent)

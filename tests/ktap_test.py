@@ -17,7 +17,13 @@ def counts(text):
 class KtapCount(unittest.TestCase):
     def test_flat_results_under_a_matching_plan(self):
         text = "KTAP version 1\n1..3\nok 1 a\nnot ok 2 b # boom\nok 3 c # SKIP why\n"
-        self.assertEqual(counts(text), (1, 1, 1, ["t: b"]))
+        self.assertEqual(counts(text), (1, 1, 1, ["t: b # boom"]))
+
+    def test_a_failure_keeps_its_reason_and_a_bare_one_its_name(self):
+        text = ("1..2\nnot ok 1 reload-under-loop # 4 mappings of 0000:00:04.0 still tracked\n"
+                "not ok 2 bare\n")
+        self.assertEqual(counts(text)[3], [
+            "t: reload-under-loop # 4 mappings of 0000:00:04.0 still tracked", "t: bare"])
 
     def test_each_skip_keeps_its_name_and_reason(self):
         text = ("1..3\nok 1 a # SKIP no device\nok 2 # SKIP b (hook x): no mode\n"
@@ -49,7 +55,7 @@ class KtapCount(unittest.TestCase):
 
     def test_a_failing_parent_of_passing_subtests_fails_once(self):
         text = "1..1\n  1..1\n  ok 1 x.one\nnot ok 1 x # exit status 1\n"
-        self.assertEqual(counts(text), (1, 1, 0, ["t: x"]))
+        self.assertEqual(counts(text), (1, 1, 0, ["t: x # exit status 1"]))
 
     def test_comment_lines_are_neither_plans_nor_results(self):
         text = "1..1\n#   1..5\n# ok 3 quoted\nok 1 a\n"
