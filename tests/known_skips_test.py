@@ -65,5 +65,26 @@ class KnownSkips(unittest.TestCase):
                 run_check.known_skips(Path(f.name))
 
 
+class FailureExcerpt(unittest.TestCase):
+    """What a failed guest kselftest logged, for the tail of the log."""
+
+    def test_assertion_lines_and_the_harness_verdicts(self):
+        out = ("  #  RUN           snapshot.slow ...\n"
+               "  # slow: Test terminated by timeout\n"
+               "  #          FAIL  snapshot.slow\n"
+               "  not ok 3 snapshot.slow\n"
+               "  #  RUN           snapshot.fine ...\n"
+               "  # /x/edgedma_snapshot_test.c:9:fine:a log line of a test that passed\n"
+               "  ok 4 snapshot.fine\n"
+               "  #  RUN           snapshot.bad ...\n"
+               "  # /x/edgedma_snapshot_test.c:12:bad:Expected 1 (1) == 2 (2)\n"
+               "  # bad: Test terminated by assertion\n"
+               "  not ok 5 snapshot.bad\n")
+        self.assertEqual(run_check.failure_excerpt(out), [
+            "snapshot.slow: Test terminated by timeout",
+            "snapshot.bad: Expected 1 (1) == 2 (2)",
+            "snapshot.bad: Test terminated by assertion"])
+
+
 if __name__ == "__main__":
     unittest.main()
