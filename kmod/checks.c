@@ -60,7 +60,25 @@ static DEFINE_STATIC_KEY_FALSE(edgedma_irqsoff_timed);
  */
 static bool edgedma_view_complete(const struct edgedma_devrec *rec)
 {
-	if (READ_ONCE(rec->complete))
+	if (READ_ONCE(rec->complete) && READ_ONCE(edgedma_hooks_armed_ns) != U64_MAX)
+		return true;
+	__this_cpu_inc(edgedma_unseen);
+	return false;
+}
+
+/*
+ * Whether an unmap of @addr the history holds proves that nothing is mapped
+ * there now, for a call that found no mapping at @addr. A map of @addr after
+ * that unmap went unseen if it came while the hooks were going in (on a
+ * device already driven at load) or going out (the map hooks go first): a
+ * call about it is then no double unmap, no sync after unmap.
+ */
+static bool edgedma_history_proves_unmapped(const struct edgedma_devrec *rec,
+					    const struct edgedma_unmapped *u)
+{
+	u64 armed = READ_ONCE(edgedma_hooks_armed_ns);
+
+	if (armed != U64_MAX && (READ_ONCE(rec->complete) || u->unmap_time_ns >= armed))
 		return true;
 	__this_cpu_inc(edgedma_unseen);
 	return false;
@@ -726,7 +744,9 @@ static __always_inline struct edgedma_mapping *edgedma_unmap_one(const struct ed
 
 	m = edgedma_maptrack_take(ctx->rec, dma_addr, &want, c->caller, now);
 	if (!m) {
-		if (edgedma_maptrack_history_find(ctx->rec, dma_addr, &u))
+		if (edgedma_maptrack_history_find(ctx->rec, dma_addr, &u)) {
+			if (!edgedma_history_proves_unmapped(ctx->rec, &u))
+				return NULL;
 			edgedma_found(ctx, EDGEDMA_FINDING_DOUBLE_UNMAP, dma_addr,
 				      size, u.map_caller,
 				      "%s of %#llx, which %pS already unmapped %llu us earlier",
@@ -735,11 +755,12 @@ static __always_inline struct edgedma_mapping *edgedma_unmap_one(const struct ed
 				      /* Another CPU's unmap may postdate @now. */
 				      div_u64(now > u.unmap_time_ns ? now - u.unmap_time_ns : 0,
 					      1000));
-		else if (edgedma_view_complete(ctx->rec))
+		} else if (edgedma_view_complete(ctx->rec)) {
 			edgedma_found(ctx, EDGEDMA_FINDING_UNMAP_UNKNOWN, dma_addr,
 				      size, 0,
 				      "%s of %#llx, which this device never mapped (or whose map edgedma did not see)",
 				      edgedma_call_name(c->kind), dma_addr);
+		}
 		return NULL;
 	}
 	edgedma_neighbours_check(ctx, m);
@@ -906,12 +927,13 @@ static void edgedma_sync_one(const struct edgedma_ctx *ctx, u64 addr, u64 size)
 			      m.dma_addr, (void *)m.caller);
 		return;
 	}
-	if (edgedma_maptrack_history_find(ctx->rec, addr, &u))
-		edgedma_found(ctx, EDGEDMA_FINDING_SYNC_UNKNOWN, addr, size,
-			      u.map_caller, "%s of %#llx after %pS unmapped it",
-			      edgedma_call_name(c->kind), addr,
-			      (void *)u.unmap_caller);
-	else if (edgedma_view_complete(ctx->rec))
+	if (edgedma_maptrack_history_find(ctx->rec, addr, &u)) {
+		if (edgedma_history_proves_unmapped(ctx->rec, &u))
+			edgedma_found(ctx, EDGEDMA_FINDING_SYNC_UNKNOWN, addr, size,
+				      u.map_caller, "%s of %#llx after %pS unmapped it",
+				      edgedma_call_name(c->kind), addr,
+				      (void *)u.unmap_caller);
+	} else if (edgedma_view_complete(ctx->rec))
 		edgedma_found(ctx, EDGEDMA_FINDING_SYNC_UNKNOWN, addr, size, 0,
 			      "%s of %#llx, which is not mapped for this device",
 			      edgedma_call_name(c->kind), addr);

@@ -106,6 +106,12 @@ static inline u32 edgedma_hook_mode_active(void)
 {
 	return READ_ONCE(edgedma_hook_active);
 }
+/*
+ * When the last hook went in (ktime_get_ns()); U64_MAX before that and again
+ * once the first goes out. A mapping made after it, while it is not U64_MAX,
+ * was seen made (unless a hook counted a miss).
+ */
+extern u64 edgedma_hooks_armed_ns;
 bool edgedma_hook_floor(void);		/* hook_floor=1: empty handlers only */
 u64 edgedma_hook_missed(void);		/* calls the hooks could not see */
 /* Bytes the kernel holds for the hooks (kretprobe instances). */

@@ -35,6 +35,7 @@ static const char * const edgedma_hook_names[] = {
 static unsigned int edgedma_hook_request = EDGEDMA_HOOK_AUTO;
 static bool edgedma_floor_requested;
 u32 edgedma_hook_active;
+u64 edgedma_hooks_armed_ns = U64_MAX;
 
 static int edgedma_hook_param_set(const char *val,
 				  const struct kernel_param *kp)
@@ -123,6 +124,8 @@ int edgedma_hook_start(void)
 		return err;
 	}
 
+	/* Every hook is in: a call that starts from now on is seen. */
+	WRITE_ONCE(edgedma_hooks_armed_ns, ktime_get_ns());
 	WRITE_ONCE(edgedma_hook_active, mode);
 	pr_info("hooked the DMA-mapping API in %s mode%s\n",
 		edgedma_hook_mode_name(mode),
@@ -132,6 +135,13 @@ int edgedma_hook_start(void)
 
 void edgedma_hook_stop(void)
 {
+	/*
+	 * From here a map may pass unseen (its hook goes before the unmap's):
+	 * no call about an address edgedma does not hold may be judged.
+	 */
+	WRITE_ONCE(edgedma_hooks_armed_ns, U64_MAX);
+	/* Ordered before the first hook goes out. */
+	smp_mb();
 	switch (edgedma_hook_active) {
 	case EDGEDMA_HOOK_MODE_TRACEPOINT:
 		edgedma_tracepoint_stop();
