@@ -143,13 +143,14 @@
  *   loop/loop-stop   quiet  quiet  kthread: map_single + syncs + unmap, map_sg
  *                                  + unmap, coherent alloc every 64th turn.
  *                                  Loading and unloading edgedma meanwhile is
- *                                  clean on arm64 and on x86_64 with
- *                                  single-threaded TCG (edgedma-vm's x86_64
- *                                  default). With --mttcg, QEMU 7.2 breaks the
- *                                  x86 kernel's code patching: toggling the dma
- *                                  trace events or a kprobe on
- *                                  dma_unmap_page_attrs, no edgedma at all,
- *                                  oopses the loop thread (int3, or RIP 0).
+ *                                  clean with single-threaded TCG
+ *                                  (edgedma-vm's default). With --mttcg, QEMU
+ *                                  7.2 breaks the kernel's code patching: on
+ *                                  x86, toggling the dma trace events or a
+ *                                  kprobe on dma_unmap_page_attrs, no edgedma
+ *                                  at all, oopses the loop thread (int3, or
+ *                                  RIP 0); on arm64 a function ftrace patched
+ *                                  now and then never calls its callback.
  *
  * 6.12 (CONFIG_DMA_NEED_SYNC): dma_sync_*() are inline and skip the core, and
  * so its dma_sync_* trace events, when dev->dma_skip_sync is set, which
