@@ -78,10 +78,9 @@ static bool edgedma_history_proves_unmapped(const struct edgedma_devrec *rec,
 {
 	u64 armed = READ_ONCE(edgedma_hooks_armed_ns);
 
-	if (armed != U64_MAX && (READ_ONCE(rec->complete) || u->unmap_time_ns >= armed))
+	if (armed != U64_MAX && u->unmap_time_ns >= armed)
 		return true;
-	__this_cpu_inc(edgedma_unseen);
-	return false;
+	return edgedma_view_complete(rec);
 }
 
 static const char *const edgedma_dir_names[] = {
