@@ -133,5 +133,54 @@ class CrashCycle(Guest):
         self.assertIn("boot 1, not boot 2", reason)
 
 
+ARM64_REGISTERS = """
+CPU#0
+ PC=ffff800080f2fb18 X00=00000000002c4d34 X01=fff000003fbc5610
+PSTATE=414000c5 -Z-- EL1h
+
+CPU#1
+ PC=ffff80007acb159c X00=0000000000000000 X01=0000000000000001
+"""
+
+X86_REGISTERS = """
+CPU#0
+RAX=0e58cc0af72965f3 RBX=ff350e69023c60b0
+RIP=ffffffffb0cc88cd RFL=00000257 [---ZAPC] CPL=0 II=0 A20=1 SMM=0 HLT=1
+CPU#1
+RIP=ffffffffb0c29964 RFL=00000257 [---ZAPC] CPL=0 II=0 A20=1 SMM=0 HLT=0
+"""
+
+
+class Hang(Guest):
+    """A guest that hits the timeout: where its vCPUs were is in the reason."""
+
+    def test_each_vcpus_pc_is_read_on_both_architectures(self):
+        self.assertEqual(vm.vcpu_pcs(ARM64_REGISTERS),
+                         {0: "ffff800080f2fb18", 1: "ffff80007acb159c"})
+        self.assertEqual(vm.vcpu_pcs(X86_REGISTERS),
+                         {0: "ffffffffb0cc88cd", 1: "ffffffffb0c29964"})
+
+    def test_the_timeout_reason_says_where_the_vcpus_were(self):
+        (self.run / "vcpus.txt").write_text(
+            "CPU#0 pc 1 1 1 (did not move in 1.0 s)\nCPU#1 pc 2 3 4 (moved in 1.0 s)\n\n"
+            + ARM64_REGISTERS)
+        status, reason = self.judge(None, timed_out=True)
+        self.assertEqual(status, vm.EXIT_TIMEOUT)
+        self.assertIn("CPU#0 pc 1 1 1 (did not move", reason)
+        self.assertIn("CPU#1 pc 2 3 4 (moved", reason)
+        self.assertNotIn("X00=", reason)
+
+    def test_a_timeout_without_a_monitor_answer_still_fails(self):
+        status, reason = self.judge(None, timed_out=True)
+        self.assertEqual(status, vm.EXIT_TIMEOUT)
+        self.assertNotIn("vCPUs", reason)
+
+    def test_guests_report_a_task_stuck_in_d_state_before_the_timeout(self):
+        self.serial.write_text("INFO: task dd:297 blocked for more than 45 seconds.\n")
+        status, _ = self.judge(None)
+        self.assertEqual(status, vm.EXIT_KERNEL_PROBLEM)
+        self.assertLess(vm.HUNG_TASK_S, 120)
+
+
 if __name__ == "__main__":
     unittest.main()
