@@ -34,9 +34,12 @@
 /* The writer writes at most snapshot_slots (1024) records. */
 #define EDGEDMA_CRASH_INDEX_MAX		1024
 
-/* "" when off, not NULL: reloads copy every parameter's value back. */
+/*
+ * "" when off, not NULL: reloads copy every parameter's value back. 0400: it
+ * names a physical address, which /proc/iomem shows to root only.
+ */
 static char *crash_region = "";
-module_param(crash_region, charp, 0444);
+module_param(crash_region, charp, 0400);
 MODULE_PARM_DESC(crash_region,
 		 "SIZE@PHYS: RAM kept across a warm reboot (memmap= or a no-map reserved-memory node), 64K to 64M, page aligned, where snapshots are written at oops and panic");
 

@@ -837,6 +837,22 @@ static long sysfs_number(const char *path, bool last_of_range)
 }
 
 /*
+ * The module's parameters are readable by anyone, except crash_region: it
+ * names a physical address, which /proc/iomem shows only to root.
+ */
+TEST_F(edgedma, crash_region_parameter_readable_by_root_only)
+{
+	const char *path = "/sys/module/edgedma/parameters/crash_region";
+	struct stat st;
+
+	if (stat(path, &st))
+		SKIP(return, "%s: %s", path, strerror(errno));
+	EXPECT_EQ(0u, st.st_mode & 0077)
+		TH_LOG("%s has mode %o", path, st.st_mode & 07777);
+	EXPECT_EQ(0400u, st.st_mode & 0700);
+}
+
+/*
  * The mapping-event rings are allocated by the first recording and kept:
  * turning the stream on adds at least map_event_buffer events' worth per
  * possible CPU to what the module says it holds, unless an earlier
