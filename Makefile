@@ -10,6 +10,7 @@
 #   make bench         the benchmarks: writes Documentation/benchmarks.rst
 #   make soak          edgedma reloaded 200 times under DMA and netlink traffic
 #   make modules-all   the module (and test drivers) for every test kernel
+#   make vendor-kernels  build the vendor-like kernels (no kprobes) and the module for each
 #   make guest-tools   static edgedma tool and kselftests for the guests
 #   make deps          install packages and fetch kernels (only what is missing)
 #   make install       library, tool, manual pages, module (DESTDIR=, PREFIX=/usr/local)
@@ -34,6 +35,11 @@ GUEST_ARCHES := x86_64 arm64
 # linux-source-6.1 by tools/vm/build-kernel on demand (make bench), not by
 # make deps, and not in TARGETS (modules-all and make check leave it out).
 BENCH_KERNEL := x86_64-6.1-dma-debug
+# Kernels configured like the vendors' (Documentation/bsp.rst): no kprobes,
+# and on i.MX no ftrace or tracepoints either; built from linux-source-6.1
+# by tools/vm/build-kernel on demand (make vendor-kernels, or the first
+# edgedma-vm --kernel 6.1-imx), not yet by make deps or make check.
+VENDOR_KERNELS := arm64-6.1-rockchip arm64-6.1-imx x86_64-6.1-nokprobes
 
 arch_of = $(firstword $(subst -, ,$(1)))
 kbuild_arch = $(if $(filter arm64,$(call arch_of,$(1))),ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
@@ -66,12 +72,19 @@ kernel-$(BENCH_KERNEL): kernel-x86_64-6.1-%:
 # The bench kernel's modules build like the others', once it is built.
 module-$(BENCH_KERNEL): kernel-$(BENCH_KERNEL)
 
+# The vendor-like kernels and the module for each (make vendor-kernels).
+VENDOR_KERNEL_RULES := $(addprefix kernel-,$(VENDOR_KERNELS))
+$(VENDOR_KERNEL_RULES): kernel-%:
+	tools/vm/build-kernel $(lastword $(subst -, ,$*)) $(BUILD)/kernels
+$(addprefix module-,$(VENDOR_KERNELS)): module-%: kernel-%
+vendor-kernels: $(addprefix module-,$(VENDOR_KERNELS))
+
 # Kbuild writes objects beside the sources, so each target gets a tree of
 # links to kmod/ (and tests/drivers/, bench/driver/) of its own.
 MODULE_RULES := $(addprefix module-,$(TARGETS))
 modules-all: $(MODULE_RULES)
 
-$(MODULE_RULES) module-$(BENCH_KERNEL): module-%:
+$(MODULE_RULES) module-$(BENCH_KERNEL) $(addprefix module-,$(VENDOR_KERNELS)): module-%:
 	@test -f $(BUILD)/kernels/$*/.complete || \
 		{ echo "edgedma: no kernel $* in $(BUILD)/kernels (make deps)"; exit 1; }
 	@mkdir -p $(BUILD)/kmod/$* $(BUILD)/test-drivers/$* $(BUILD)/bench-driver/$*
@@ -258,6 +271,6 @@ clean:
 		$(BUILD)/kmod $(BUILD)/test-drivers $(BUILD)/bench-driver $(BUILD)/vm-runs
 	$(MAKE) -s -C tests/kselftest clean O=$(BUILD)/guest/x86_64/kselftest || true
 
-.PHONY: all module modules-all $(MODULE_RULES) kernel-$(BENCH_KERNEL) module-$(BENCH_KERNEL) userspace guest-tools $(GUEST_RULES) \
+.PHONY: all module modules-all $(MODULE_RULES) kernel-$(BENCH_KERNEL) module-$(BENCH_KERNEL) vendor-kernels $(VENDOR_KERNEL_RULES) $(addprefix module-,$(VENDOR_KERNELS)) userspace guest-tools $(GUEST_RULES) \
 	guest-programs-x86_64 guest-programs-arm64 \
 	deps build-all check fuzz fuzz-module bench soak demo clean install install-userspace install-module dkms-source

@@ -313,6 +313,13 @@ edgedma_kretprobe_return_address(struct kretprobe_instance *ri)
 	return (unsigned long)ri->ret_addr;
 #endif
 }
+#else
+/* No kretprobes: nothing registers a handler that would ask. */
+static inline unsigned long
+edgedma_kretprobe_return_address(struct kretprobe_instance *ri)
+{
+	return 0;
+}
 #endif
 
 /*

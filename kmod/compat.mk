@@ -26,10 +26,21 @@ ccflags-$(shell sed -n '/^struct netlink_dump_control {/,/^};/p' \
 	$(srctree)/include/linux/netlink.h 2>/dev/null | grep -q netlink_ext_ack && echo y) += \
 	-DEDGEDMA_HAVE_DUMP_START_EXTACK
 
-# 6.12: the dma trace events (dma_map_page, ...). Kbuild also reads
-# edgedma_dma_trace_events to build hook_tracepoint.o only where they exist.
+# 6.12: the dma trace events (dma_map_page, ...), which exist only with
+# CONFIG_TRACEPOINTS. Kbuild reads edgedma_hook_tracepoint to build
+# hook_tracepoint.o only where tracepoint mode can work.
 edgedma_dma_trace_events := $(call edgedma_have_header,include/trace/events/dma.h)
-ccflags-$(edgedma_dma_trace_events) += -DEDGEDMA_HAVE_DMA_TRACE_EVENTS
+edgedma_hook_tracepoint := $(and $(edgedma_dma_trace_events),$(CONFIG_TRACEPOINTS),y)
+ccflags-$(edgedma_hook_tracepoint) += -DEDGEDMA_HAVE_DMA_TRACE_EVENTS
+
+# Kprobe mode: kretprobes on the map and allocation functions (KRETPROBES
+# comes with KPROBES where the architecture has them).
+edgedma_hook_kprobe := $(and $(CONFIG_KPROBES),$(CONFIG_KRETPROBES),y)
+
+# What the build says about them (Kbuild prints it).
+edgedma_hook_modes_said := \
+	tracepoint $(if $(edgedma_hook_tracepoint),yes,no ($(if $(edgedma_dma_trace_events),CONFIG_TRACEPOINTS is off,no dma trace events: they came in 6.12))), \
+	kprobe $(if $(edgedma_hook_kprobe),yes,no ($(if $(CONFIG_KPROBES),CONFIG_KRETPROBES,CONFIG_KPROBES) is off))
 
 # 6.11: dma_sync_single_for_cpu() and the three other syncs became inline
 # wrappers that skip devices needing no sync; the exported functions, the

@@ -88,7 +88,9 @@ int edgedma_error_hook_add(const char *symbol, struct device *dev,
 	if (err) {
 		put_device(h->dev);
 		h->dev = NULL;
-		if (err == -ENOENT || err == -EINVAL)
+		if (!IS_ENABLED(CONFIG_KPROBES))
+			NL_SET_ERR_MSG(extack, "this kernel is built without kprobes (CONFIG_KPROBES): no controller-error hooks");
+		else if (err == -ENOENT || err == -EINVAL)
 			NL_SET_ERR_MSG(extack, "no such function to probe (not in kallsyms, or inlined away)");
 		else
 			NL_SET_ERR_MSG(extack, "the kernel refuses to probe that function");

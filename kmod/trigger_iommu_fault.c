@@ -70,8 +70,11 @@ static bool __maybe_unused edgedma_stream_id_is(struct device *dev, const void *
 	return false;
 }
 
-/* One fault of the device found by @match/@key; any context but NMI. */
-static void edgedma_iommu_fault(bool (*match)(struct device *dev, const void *key),
+/*
+ * One fault of the device found by @match/@key; any context but NMI. Unused
+ * on a kernel with neither kprobes nor tracepoints: nothing reports faults.
+ */
+static void __maybe_unused edgedma_iommu_fault(bool (*match)(struct device *dev, const void *key),
 				u32 key, u64 addr, u32 access, u32 reason)
 {
 	struct edgedma_snapshot_request t = {
@@ -300,10 +303,6 @@ static void edgedma_io_page_fault(void *data, struct device *dev,
 static bool edgedma_io_page_fault_on;
 static struct kprobe *edgedma_fault_kps[2];
 
-#ifndef CONFIG_KPROBES
-static int register_kprobe(struct kprobe *kp) { return -ENOSYS; }
-#endif
-
 static void __maybe_unused edgedma_fault_kprobe(struct kprobe *kp)
 {
 	unsigned int i;
@@ -348,10 +347,9 @@ void edgedma_iommu_fault_stop(void)
 		edgedma_io_page_fault_on = false;
 	}
 	for (i = 0; i < ARRAY_SIZE(edgedma_fault_kps); i++) {
-#ifdef CONFIG_KPROBES
+		/* Without CONFIG_KPROBES none was registered (kprobes.h's stubs). */
 		if (edgedma_fault_kps[i])
 			unregister_kprobe(edgedma_fault_kps[i]);
-#endif
 		edgedma_fault_kps[i] = NULL;
 	}
 	edgedma_fault_hooks[0] = '\0';

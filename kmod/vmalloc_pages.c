@@ -171,6 +171,10 @@ int edgedma_vmalloc_pages_init(void)
 	/* hook_floor measures the DMA hooks alone: nothing else attaches. */
 	if (edgedma_hook_floor())
 		return 0;
+	if (!IS_ENABLED(CONFIG_KRETPROBES)) {
+		pr_info("this kernel has no kretprobes (CONFIG_KPROBES): vmalloc-buffer sees vmalloc addresses only\n");
+		return 0;
+	}
 	err = register_kretprobe(&edgedma_vmalloc_probe);
 	if (err) {
 		pr_info("cannot probe vmalloc_to_page (%d): vmalloc-buffer sees vmalloc addresses only\n",
