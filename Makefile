@@ -9,6 +9,7 @@
 #   make fuzz-module   the module's netlink fuzzer in the guests, FUZZ_MESSAGES per pass
 #   make bench         the benchmarks: writes Documentation/benchmarks.rst
 #   make soak          edgedma reloaded 200 times under DMA and netlink traffic
+#   make traffic-soak  a traffic scenario in two guests at once, 10 rounds
 #   make modules-all   the module (and test drivers) for every test kernel
 #   make vendor-kernels  build the vendor-like kernels (no kprobes) and the module for each
 #   make guest-tools   static edgedma tool and kselftests for the guests
@@ -259,6 +260,34 @@ soak:
 		tools/edgedma-vm --arch $$arch --kernel 6.12 --timeout 7200 -- sh -c \
 			"EDGEDMA_RELOADS=$(SOAK_RELOADS) EDGEDMA_INTEGRATION_TESTS=reload_under_loop \
 			 /host$(CURDIR)/tests/guest/integration-test" || exit 1; \
+	done
+
+# The traffic soak (not part of make check, which runs each traffic scenario
+# once, two guests at a time): TRAFFIC_SOAK_ROUNDS rounds of two copies of
+# the same traffic scenario at once, with edgedma, on TRAFFIC_SOAK_LANE.
+# Two guests on a 2-core machine are what made the megasas frame-map hang
+# show (1 guest in ~16); any failed run fails the soak, its serial log kept.
+TRAFFIC_SOAK_ROUNDS ?= 10
+TRAFFIC_SOAK_LANE ?= arm64-6.12+nc
+TRAFFIC_SOAK_SCENARIO ?= real-drivers-traffic
+traffic-soak:
+	@$(MAKE) -s deps
+	@$(MAKE) build-all
+	@mkdir -p $(BUILD)/test-results
+	@for i in $$(seq $(TRAFFIC_SOAK_ROUNDS)); do \
+		pids=; \
+		for copy in 1 2; do \
+			tests/scenarios/run-all --lane $(TRAFFIC_SOAK_LANE) $(TRAFFIC_SOAK_SCENARIO) \
+				> $(BUILD)/test-results/traffic-soak-$$copy.ktap 2>&1 & \
+			pids="$$pids $$!"; \
+		done; \
+		failed=0; for pid in $$pids; do wait $$pid || failed=1; done; \
+		if [ $$failed -ne 0 ]; then \
+			grep -h "^not ok\|^  # " $(BUILD)/test-results/traffic-soak-?.ktap | grep -v "^  # loaded" | tail -40; \
+			echo "traffic-soak: round $$i of $(TRAFFIC_SOAK_ROUNDS) failed ($(BUILD)/test-results/traffic-soak-?.ktap)"; \
+			exit 1; \
+		fi; \
+		echo "traffic-soak: round $$i of $(TRAFFIC_SOAK_ROUNDS): both runs passed"; \
 	done
 
 demo:
