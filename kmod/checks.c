@@ -390,13 +390,13 @@ static __always_inline u64 edgedma_translate(const struct edgedma_ctx *ctx, u64 
 /*
  * Can the call's DMA address be live only once for its device? Behind an
  * IOMMU's DMA-API domain an IOVA is handed out once until it is freed, and
- * in kprobe mode the hooks see an unmap on entry, before the kernel frees
+ * in kprobe and ops mode the hooks see an unmap before the kernel frees
  * the address. The trace events come after the unmap: another CPU may map
  * the address again before the first one's event, so never in that mode.
  */
 static __always_inline bool edgedma_addr_unique(const struct edgedma_ctx *ctx)
 {
-	return edgedma_hook_mode_active() == EDGEDMA_HOOK_MODE_KPROBE &&
+	return edgedma_hook_mode_active() != EDGEDMA_HOOK_MODE_TRACEPOINT &&
 	       edgedma_call_domain(ctx);
 }
 

@@ -10,6 +10,7 @@
 #define _EDGEDMA_COMPAT_H
 
 #include <linux/swiotlb.h>
+#include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
@@ -466,6 +467,58 @@ static inline bool edgedma_is_swiotlb(struct device *dev, phys_addr_t phys)
 #else
 #define edgedma_extack_attr_fmt(extack, attr, fallback, fmt, ...)	\
 	NL_SET_ERR_MSG_ATTR(extack, attr, fallback)
+#endif
+
+/*
+ * Ops mode (hook_ops.c). Until 5.13 a dma_map_ops map_sg returned 0 for
+ * failure (the core BUG()s on a negative count); since, a negative errno,
+ * which dma_map_sgtable() passes on (and which became an exported
+ * function then).
+ */
+#ifdef EDGEDMA_HAVE_DMA_MAP_SG_ERRNO
+static inline int edgedma_map_sg_failed(void) { return -EIO; }
+#else
+static inline int edgedma_map_sg_failed(void) { return 0; }
+#endif
+
+/*
+ * 6.1 (DMA_F_PCI_P2PDMA_SUPPORTED): with a table set, the core asks the
+ * table's flags whether PCI peer-to-peer DMA works; without one (direct)
+ * it does.
+ */
+#ifdef EDGEDMA_HAVE_DMA_F_PCI_P2PDMA
+static inline void edgedma_dma_ops_set_p2pdma(struct dma_map_ops *ops)
+{
+	ops->flags |= DMA_F_PCI_P2PDMA_SUPPORTED;
+}
+#else
+static inline void edgedma_dma_ops_set_p2pdma(struct dma_map_ops *ops) { }
+#endif
+
+/*
+ * The DMA state of a device that the bus set once, when it configured the
+ * device's DMA (of_dma_configure, acpi_dma_configure): whether it snoops
+ * the CPU's caches, and (5.15 on) its swiotlb pool, a restricted-dma-pool
+ * of its own or the default one.
+ */
+static inline void edgedma_shadow_copy_dma_state(struct device *shadow,
+						 const struct device *dev)
+{
+#if defined(CONFIG_ARCH_HAS_SYNC_DMA_FOR_DEVICE) || \
+	defined(CONFIG_ARCH_HAS_SYNC_DMA_FOR_CPU) || \
+	defined(CONFIG_ARCH_HAS_SYNC_DMA_FOR_CPU_ALL)
+	shadow->dma_coherent = dev->dma_coherent;
+#endif
+#if defined(CONFIG_SWIOTLB) && defined(EDGEDMA_HAVE_DEV_DMA_IO_TLB_MEM)
+	shadow->dma_io_tlb_mem = dev->dma_io_tlb_mem;
+#endif
+}
+
+/* 6.3: the driver core takes const struct bus_type everywhere. */
+#ifdef EDGEDMA_HAVE_CONST_BUS_TYPE
+typedef const struct bus_type edgedma_bus_type;
+#else
+typedef struct bus_type edgedma_bus_type;
 #endif
 
 #endif /* _EDGEDMA_COMPAT_H */

@@ -37,10 +37,38 @@ ccflags-$(edgedma_hook_tracepoint) += -DEDGEDMA_HAVE_DMA_TRACE_EVENTS
 # comes with KPROBES where the architecture has them).
 edgedma_hook_kprobe := $(and $(CONFIG_KPROBES),$(CONFIG_KRETPROBES),y)
 
+# Ops mode: edgedma's own dma_map_ops in dev->dma_ops, which exists only
+# with CONFIG_DMA_OPS (selected with IOMMU_DMA until 6.12, where arm64 and
+# x86_64 stopped selecting it: their IOMMU devices are called directly).
+edgedma_hook_ops := $(and $(CONFIG_DMA_OPS),y)
+ccflags-$(edgedma_hook_ops) += -DEDGEDMA_HAVE_HOOK_OPS
+
+# 5.13: a dma_map_ops map_sg returns a negative errno on failure, not 0;
+# dma_map_sgtable() became an exported function passing it on.
+ccflags-$(call edgedma_header_has,include/linux/dma-mapping.h,^int dma_map_sgtable) += \
+	-DEDGEDMA_HAVE_DMA_MAP_SG_ERRNO
+
+# Until 5.11: dma_map_ops had alloc_noncoherent and free_noncoherent.
+ccflags-$(call edgedma_header_has,include/linux/dma-map-ops.h,.[*]alloc_noncoherent.) += \
+	-DEDGEDMA_HAVE_DMA_OPS_ALLOC_NONCOHERENT
+
+# 6.1: dma_map_ops flags, DMA_F_PCI_P2PDMA_SUPPORTED.
+ccflags-$(call edgedma_header_has,include/linux/dma-map-ops.h,define DMA_F_PCI_P2PDMA_SUPPORTED) += \
+	-DEDGEDMA_HAVE_DMA_F_PCI_P2PDMA
+
+# 5.15: struct device's dma_io_tlb_mem, the device's swiotlb pool.
+ccflags-$(call edgedma_header_has,include/linux/device.h,dma_io_tlb_mem;) += \
+	-DEDGEDMA_HAVE_DEV_DMA_IO_TLB_MEM
+
+# 6.3: the driver core's functions take const struct bus_type.
+ccflags-$(call edgedma_header_has,include/linux/device/bus.h,bus_register_notifier.const struct bus_type) += \
+	-DEDGEDMA_HAVE_CONST_BUS_TYPE
+
 # What the build says about them (Kbuild prints it).
 edgedma_hook_modes_said := \
 	tracepoint $(if $(edgedma_hook_tracepoint),yes,no ($(if $(edgedma_dma_trace_events),CONFIG_TRACEPOINTS is off,no dma trace events: they came in 6.12))), \
-	kprobe $(if $(edgedma_hook_kprobe),yes,no ($(if $(CONFIG_KPROBES),CONFIG_KRETPROBES,CONFIG_KPROBES) is off))
+	kprobe $(if $(edgedma_hook_kprobe),yes,no ($(if $(CONFIG_KPROBES),CONFIG_KRETPROBES,CONFIG_KPROBES) is off)), \
+	ops $(if $(edgedma_hook_ops),yes,no (CONFIG_DMA_OPS is off$(if $(edgedma_dma_trace_events),: 6.12 calls IOMMU devices directly)))
 
 # 6.11: dma_sync_single_for_cpu() and the three other syncs became inline
 # wrappers that skip devices needing no sync; the exported functions, the

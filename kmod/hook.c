@@ -7,7 +7,9 @@
  * Tracepoint mode (hook_tracepoint.c) needs the kernel's dma trace events
  * (6.12 on) and finds them at run time, since their symbols are not
  * exported. Kprobe mode (hook_kprobe.c) needs kprobes and kretprobes built
- * in. Both hand identical records to edgedma_track_call().
+ * in. Ops mode (hook_ops.c) needs CONFIG_DMA_OPS (before 6.12) and nothing
+ * else: it is what vendor kernels without kprobes get. All hand identical
+ * records to edgedma_track_call().
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -24,12 +26,14 @@ enum edgedma_hook_request {
 	EDGEDMA_HOOK_AUTO,
 	EDGEDMA_HOOK_TRACEPOINT,
 	EDGEDMA_HOOK_KPROBE,
+	EDGEDMA_HOOK_OPS,
 };
 
 static const char * const edgedma_hook_names[] = {
 	[EDGEDMA_HOOK_AUTO] = "auto",
 	[EDGEDMA_HOOK_TRACEPOINT] = "tracepoint",
 	[EDGEDMA_HOOK_KPROBE] = "kprobe",
+	[EDGEDMA_HOOK_OPS] = "ops",
 };
 
 static unsigned int edgedma_hook_request = EDGEDMA_HOOK_AUTO;
@@ -60,7 +64,7 @@ static const struct kernel_param_ops edgedma_hook_param_ops = {
 };
 
 module_param_cb(hook, &edgedma_hook_param_ops, &edgedma_hook_request, 0444);
-MODULE_PARM_DESC(hook, "how to hook the DMA-mapping API: auto (default: tracepoint where the kernel has the dma trace events, else kprobe), tracepoint or kprobe");
+MODULE_PARM_DESC(hook, "how to hook the DMA-mapping API: auto (default: tracepoint where the kernel has the dma trace events, else kprobe, else ops), tracepoint, kprobe or ops");
 module_param_named(hook_floor, edgedma_floor_requested, bool, 0444);
 MODULE_PARM_DESC(hook_floor, "attach the same probes with empty handlers that report nothing (measures the hook's own cost)");
 
@@ -72,12 +76,21 @@ u32 edgedma_hook_modes_available(void)
 		modes |= EDGEDMA_HOOK_MODE_TRACEPOINT;
 	if (IS_ENABLED(CONFIG_KPROBES) && IS_ENABLED(CONFIG_KRETPROBES))
 		modes |= EDGEDMA_HOOK_MODE_KPROBE;
+	if (IS_ENABLED(EDGEDMA_HAVE_HOOK_OPS))
+		modes |= EDGEDMA_HOOK_MODE_OPS;
 	return modes;
 }
 
 static const char *edgedma_hook_mode_name(u32 mode)
 {
-	return mode == EDGEDMA_HOOK_MODE_TRACEPOINT ? "tracepoint" : "kprobe";
+	switch (mode) {
+	case EDGEDMA_HOOK_MODE_TRACEPOINT:
+		return "tracepoint";
+	case EDGEDMA_HOOK_MODE_KPROBE:
+		return "kprobe";
+	default:
+		return "ops";
+	}
 }
 
 /* The mode hook= asks for, or 0 with the reason logged. */
@@ -94,14 +107,23 @@ static u32 edgedma_hook_mode_wanted(void)
 	case EDGEDMA_HOOK_KPROBE:
 		if (available & EDGEDMA_HOOK_MODE_KPROBE)
 			return EDGEDMA_HOOK_MODE_KPROBE;
-		pr_err("hook=kprobe: this kernel is built without kprobes or kretprobes (CONFIG_KPROBES, CONFIG_KRETPROBES); use hook=tracepoint or hook=auto\n");
+		pr_err("hook=kprobe: this kernel is built without kprobes or kretprobes (CONFIG_KPROBES, CONFIG_KRETPROBES); use hook=auto\n");
+		return 0;
+	case EDGEDMA_HOOK_OPS:
+		if (available & EDGEDMA_HOOK_MODE_OPS)
+			return EDGEDMA_HOOK_MODE_OPS;
+		pr_err("hook=ops: this kernel has no per-device DMA ops (CONFIG_DMA_OPS; 6.12 calls IOMMU devices directly); use hook=auto\n");
 		return 0;
 	default:
 		if (available & EDGEDMA_HOOK_MODE_TRACEPOINT)
 			return EDGEDMA_HOOK_MODE_TRACEPOINT;
 		if (available & EDGEDMA_HOOK_MODE_KPROBE)
 			return EDGEDMA_HOOK_MODE_KPROBE;
-		pr_err("hook=auto: this kernel has neither dma trace events nor kprobes with kretprobes: nothing to hook the DMA-mapping API with\n");
+		if (available & EDGEDMA_HOOK_MODE_OPS) {
+			pr_info("hook=auto: no dma trace events (6.12 on) and no kprobes (CONFIG_KPROBES, CONFIG_KRETPROBES): ops mode\n");
+			return EDGEDMA_HOOK_MODE_OPS;
+		}
+		pr_err("hook=auto: this kernel has neither dma trace events, nor kprobes with kretprobes, nor per-device DMA ops (CONFIG_DMA_OPS): nothing to hook the DMA-mapping API with\n");
 		return 0;
 	}
 }
@@ -116,8 +138,10 @@ int edgedma_hook_start(void)
 
 	if (mode == EDGEDMA_HOOK_MODE_TRACEPOINT)
 		err = edgedma_tracepoint_start(edgedma_floor_requested);
-	else
+	else if (mode == EDGEDMA_HOOK_MODE_KPROBE)
 		err = edgedma_kprobe_start(edgedma_floor_requested);
+	else
+		err = edgedma_ops_start(edgedma_floor_requested);
 	if (err) {
 		pr_err("cannot hook the DMA-mapping API in %s mode: %d\n",
 		       edgedma_hook_mode_name(mode), err);
@@ -148,6 +172,9 @@ void edgedma_hook_stop(void)
 		break;
 	case EDGEDMA_HOOK_MODE_KPROBE:
 		edgedma_kprobe_stop();
+		break;
+	case EDGEDMA_HOOK_MODE_OPS:
+		edgedma_ops_stop();
 		break;
 	}
 	WRITE_ONCE(edgedma_hook_active, 0);

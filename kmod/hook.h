@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared by the hook files only (hook.c, hook_kprobe.c, hook_tracepoint.c):
+ * Shared by the hook files only (hook*.c):
  * the two ways of attaching, and the rules both follow when they fill a
  * record, so that one call gives one record whichever way it was seen.
  */
@@ -51,6 +51,21 @@ void edgedma_tracepoint_stop(void);
 static inline bool edgedma_tracepoint_present(void) { return false; }
 static inline int edgedma_tracepoint_start(bool floor) { return -EOPNOTSUPP; }
 static inline void edgedma_tracepoint_stop(void) { }
+#endif
+
+/* hook_ops.c: edgedma's dma_map_ops in each device (CONFIG_DMA_OPS). */
+#ifdef EDGEDMA_HAVE_HOOK_OPS
+int edgedma_ops_start(bool floor);
+void edgedma_ops_stop(void);
+u32 edgedma_ops_devices(u32 *direct);
+#else
+static inline int edgedma_ops_start(bool floor) { return -EOPNOTSUPP; }
+static inline void edgedma_ops_stop(void) { }
+static inline u32 edgedma_ops_devices(u32 *direct)
+{
+	*direct = 0;
+	return 0;
+}
 #endif
 
 /*

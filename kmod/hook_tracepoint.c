@@ -7,11 +7,8 @@
  * event's TP_PROTO signature (void *data first), which the compiler checks
  * against <trace/events/dma.h>.
  *
- * The events do not say who called the API. The probe takes a short stack
- * trace and reports the first frame past the DMA-mapping API function that
- * fired the event: the same return address a kretprobe on that function
- * sees. The API functions are exported, so their addresses are known; their
- * sizes come from kallsyms once, at start.
+ * The events do not say who called the API: hook_caller.h tells it, from
+ * the probe's stack.
  *
  * Events left out on purpose:
  *  - dma_map_sg_err, dma_alloc_sgt_err: failed calls, which are not
@@ -29,289 +26,19 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/atomic.h>
 #include <linux/dma-mapping.h>
-#include <linux/kallsyms.h>
 #include <linux/kernel.h>
 #include <linux/scatterlist.h>
-#include <linux/sched/task_stack.h>
-#include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
-#include <linux/uaccess.h>
 #include <trace/events/dma.h>
 #include <uapi/linux/edgedma.h>
 
 #include "compat.h"
 #include "edgedma.h"
 #include "hook.h"
+#include "hook_caller.h"
 
-/*
- * Frames a trace holds up to the caller: the probe, the tracepoint's
- * iterator, a static helper of the API (__dma_map_sg_attrs), the API
- * function, the caller. A short trace comes first, and a long one only when
- * the short one fills up before reaching the caller.
- */
-#define EDGEDMA_TP_STACK_SHORT	8
-#define EDGEDMA_TP_STACK_LONG	32
-
-/* The exported API functions that fire the events we attach to. */
-static const unsigned long edgedma_api_funcs[] = {
-	(unsigned long)dma_map_page_attrs,
-	(unsigned long)dma_unmap_page_attrs,
-	(unsigned long)dma_map_sg_attrs,
-	(unsigned long)dma_map_sgtable,
-	(unsigned long)dma_unmap_sg_attrs,
-	(unsigned long)dma_map_resource,
-	(unsigned long)dma_unmap_resource,
-	(unsigned long)dma_alloc_attrs,
-	(unsigned long)dma_free_attrs,
-	(unsigned long)dma_alloc_pages,
-	(unsigned long)dma_free_pages,
-#ifdef EDGEDMA_HAVE_DMA_SYNC_HOOKS
-	(unsigned long)edgedma_dma_sync_single_for_cpu,
-	(unsigned long)edgedma_dma_sync_single_for_device,
-	(unsigned long)edgedma_dma_sync_sg_for_cpu,
-	(unsigned long)edgedma_dma_sync_sg_for_device,
-#endif
-};
-
-#define EDGEDMA_NR_API_FUNCS	ARRAY_SIZE(edgedma_api_funcs)
-
-/* [start, end) of each function in edgedma_api_funcs, read-only once set. */
-static unsigned long edgedma_api_end[EDGEDMA_NR_API_FUNCS];
-/* The span of them all: most addresses (a driver's) are outside it. */
-static unsigned long edgedma_api_lowest, edgedma_api_highest;
-
-/* Each function's size, from kallsyms: "name+0x0/0xSIZE [module]". */
-static int edgedma_api_ranges_init(void)
-{
-	char sym[KSYM_SYMBOL_LEN];
-	unsigned long offset, size;
-	unsigned int i;
-	const char *at;
-
-	for (i = 0; i < EDGEDMA_NR_API_FUNCS; i++) {
-		sprint_symbol(sym, edgedma_api_funcs[i]);
-		at = strchr(sym, '+');
-		if (!at || sscanf(at, "+%lx/%lx", &offset, &size) != 2 ||
-		    offset || !size) {
-			pr_err("kallsyms gives no size for %ps (\"%s\"): cannot tell callers\n",
-			       (void *)edgedma_api_funcs[i], sym);
-			return -ENOENT;
-		}
-		edgedma_api_end[i] = edgedma_api_funcs[i] + size;
-		if (!i || edgedma_api_funcs[i] < edgedma_api_lowest)
-			edgedma_api_lowest = edgedma_api_funcs[i];
-		edgedma_api_highest = max(edgedma_api_highest, edgedma_api_end[i]);
-	}
-	return 0;
-}
-
-static bool edgedma_in_api(unsigned long addr)
-{
-	unsigned int i;
-
-	if (addr < edgedma_api_lowest || addr >= edgedma_api_highest)
-		return false;
-	for (i = 0; i < EDGEDMA_NR_API_FUNCS; i++)
-		if (addr >= edgedma_api_funcs[i] && addr < edgedma_api_end[i])
-			return true;
-	return false;
-}
-
-/*
- * The return address into the API's caller in a stack trace: the frame
- * past the first run of frames inside API functions, the last of which is
- * left in *api_ret. 0 if the trace has none.
- */
-static unsigned long edgedma_tp_caller_unwound(unsigned long *api_ret)
-{
-	unsigned long entries[EDGEDMA_TP_STACK_LONG];
-	unsigned int nr, i, limit = EDGEDMA_TP_STACK_SHORT;
-	bool in_api;
-
-	for (;;) {
-		nr = stack_trace_save(entries, limit, 0);
-		in_api = false;
-		for (i = 0; i < nr; i++) {
-			if (edgedma_in_api(entries[i])) {
-				in_api = true;
-				*api_ret = entries[i];
-			} else if (in_api) {
-				return entries[i];
-			}
-		}
-		if (nr < limit || limit == EDGEDMA_TP_STACK_LONG)
-			return 0;
-		limit = EDGEDMA_TP_STACK_LONG;
-	}
-}
-
-/*
- * Unwinding the stack is what a probe would cost most by far (about 6 us a
- * call on an x86_64 TCG guest with ORC, 4 us on arm64), and a given chain of
- * calls always lays its frames out the same way. So the first unwind of
- * each chain also finds where on the stack, relative to the probe's stack
- * pointer, the two return addresses it used were pushed: the one into the
- * API function and the one into the caller. Later calls down the same chain
- * read the caller straight from its slot.
- *
- * A chain is told by two return addresses: the probe's own (into the API
- * function, or into the tracepoint iterator when other probes share the
- * event) and the one into the API function (which call site, so which of
- * the API functions sharing an event, e.g. dma_map_sg_attrs and
- * dma_map_sgtable for dma_map_sg). When both match, the frames between
- * the probe and the caller are the ones measured, so both slots hold
- * return addresses that live calls pushed: nothing stale is read, as long
- * as the slots were told apart from stale copies of the same values when
- * they were learned (edgedma_tp_find_slot()). Anything else takes the
- * unwinder, and teaches a new layout while there is room.
- */
-#define EDGEDMA_TP_LAYOUTS	32
-/* Farthest a slot is looked for above the probe's stack pointer. */
-#define EDGEDMA_TP_SCAN_BYTES	1024
-
-struct edgedma_tp_layout {
-	unsigned long probe_ret;
-	unsigned long api_ret;
-	unsigned int api_off;		/* bytes above the probe's sp */
-	unsigned int caller_off;
-	bool ready;			/* published: the rest is read-only */
-};
-
-static struct edgedma_tp_layout edgedma_tp_layouts[EDGEDMA_TP_LAYOUTS];
-static atomic_t edgedma_tp_layouts_claimed = ATOMIC_INIT(0);
-
-/*
- * The probe's stack pointer and the task stack it is on, read once per
- * probe: every slot read below checks against them.
- */
-struct edgedma_tp_stack {
-	unsigned long sp;
-	unsigned long low, high;	/* the task's stack */
-};
-
-static __always_inline void edgedma_tp_stack_of(struct edgedma_tp_stack *s,
-						unsigned long sp)
-{
-	s->sp = sp;
-	s->low = (unsigned long)task_stack_page(current);
-	s->high = s->low + THREAD_SIZE;
-}
-
-/* A slot off the task's stack (an interrupt stack): a read that may fault. */
-static noinline bool edgedma_tp_foreign_word(unsigned long at, unsigned long *word)
-{
-	unsigned long w;
-
-	if (get_kernel_nofault(w, (unsigned long *)at))
-		return false;
-	*word = edgedma_strip_code_pointer(w);
-	return true;
-}
-
-/*
- * Within the task's stack, where a process-context call runs, a plain read
- * (not instrumented: the slot is in another function's frame). Elsewhere
- * (an interrupt stack) slots of a foreign chain may sit past the stack's
- * end: a read that may fault, which costs more. Inline: the probes read
- * two slots per call.
- */
-static __always_inline bool edgedma_tp_stack_word(const struct edgedma_tp_stack *s,
-						  unsigned int off, unsigned long *word)
-{
-	unsigned long at = s->sp + off;
-
-	if (unlikely(s->sp < s->low || at + sizeof(*word) > s->high))
-		return edgedma_tp_foreign_word(at, word);
-	*word = edgedma_strip_code_pointer(READ_ONCE_NOCHECK(*(unsigned long *)at));
-	return true;
-}
-
-/*
- * The one slot in [from, EDGEDMA_TP_SCAN_BYTES) holding @value. Holes in
- * the frames (padding, locals not yet written) keep words of earlier,
- * deeper calls, and those include the same return addresses: a value seen
- * twice cannot tell which slot the live call pushed, so nothing is learned
- * from this call and a later one tries again.
- */
-static bool edgedma_tp_find_slot(const struct edgedma_tp_stack *stack, unsigned int from,
-				 unsigned long value, unsigned int *off)
-{
-	unsigned int at, found = 0;
-	unsigned long w;
-
-	for (at = from; at < EDGEDMA_TP_SCAN_BYTES; at += sizeof(unsigned long)) {
-		if (!edgedma_tp_stack_word(stack, at, &w) || w != value)
-			continue;
-		if (found++)
-			return false;
-		*off = at;
-	}
-	return found == 1;
-}
-
-static void edgedma_tp_learn_layout(unsigned long probe_ret,
-				    const struct edgedma_tp_stack *stack,
-				    unsigned long api_ret, unsigned long caller)
-{
-	struct edgedma_tp_layout *l;
-	unsigned int api_off, caller_off, n;
-
-	if (!edgedma_tp_find_slot(stack, 0, api_ret, &api_off) ||
-	    !edgedma_tp_find_slot(stack, 0, caller, &caller_off) ||
-	    caller_off <= api_off)
-		return;
-	n = atomic_inc_return(&edgedma_tp_layouts_claimed);
-	if (n > EDGEDMA_TP_LAYOUTS)
-		return;
-	l = &edgedma_tp_layouts[n - 1];
-	l->probe_ret = probe_ret;
-	l->api_ret = api_ret;
-	l->api_off = api_off;
-	l->caller_off = caller_off;
-	smp_store_release(&l->ready, true);
-}
-
-static noinline unsigned long
-edgedma_tp_caller_slow(unsigned long probe_ret, const struct edgedma_tp_stack *stack)
-{
-	unsigned long api_ret = 0, caller;
-
-	caller = edgedma_tp_caller_unwound(&api_ret);
-	if (caller)
-		edgedma_tp_learn_layout(probe_ret, stack, api_ret, caller);
-	return caller;
-}
-
-/*
- * Inline in every probe: the return address and stack pointer are the
- * probe's, whose frame does not change from call to call.
- */
-static __always_inline unsigned long edgedma_tp_caller(void)
-{
-	unsigned long probe_ret = (unsigned long)__builtin_return_address(0);
-	unsigned int i, n = min_t(unsigned int, EDGEDMA_TP_LAYOUTS,
-				  atomic_read(&edgedma_tp_layouts_claimed));
-	struct edgedma_tp_stack stack;
-	unsigned long api_ret, caller;
-
-	edgedma_tp_stack_of(&stack, current_stack_pointer);
-	for (i = 0; i < n; i++) {
-		const struct edgedma_tp_layout *l = &edgedma_tp_layouts[i];
-
-		if (!smp_load_acquire(&l->ready) || l->probe_ret != probe_ret)
-			continue;
-		if (!edgedma_tp_stack_word(&stack, l->api_off, &api_ret) ||
-		    api_ret != l->api_ret)
-			continue;
-		if (edgedma_tp_stack_word(&stack, l->caller_off, &caller) &&
-		    caller && !edgedma_in_api(caller))
-			return caller;
-	}
-	return edgedma_tp_caller_slow(probe_ret, &stack);
-}
 
 static void edgedma_tp_map_page(void *data, struct device *dev,
 				phys_addr_t phys, dma_addr_t dma_addr,
@@ -323,7 +50,7 @@ static void edgedma_tp_map_page(void *data, struct device *dev,
 	if (dma_addr == DMA_MAPPING_ERROR)
 		return;
 	edgedma_call_init(&call, EDGEDMA_CALL_MAP_PAGE, dev, dir,
-			  edgedma_tp_caller());
+			  edgedma_hook_caller());
 	call.phys = phys;
 	call.cpu_addr = edgedma_linear_addr(phys);
 	call.dma_addr = dma_addr;
@@ -342,7 +69,7 @@ static void edgedma_tp_map_resource(void *data, struct device *dev,
 	if (dma_addr == DMA_MAPPING_ERROR)
 		return;
 	edgedma_call_init(&call, EDGEDMA_CALL_MAP_RESOURCE, dev, dir,
-			  edgedma_tp_caller());
+			  edgedma_hook_caller());
 	call.phys = phys;
 	call.dma_addr = dma_addr;
 	call.size = size;
@@ -358,7 +85,7 @@ static __always_inline void edgedma_tp_unmap(u32 kind, struct device *dev,
 {
 	struct edgedma_call call __uninitialized;
 
-	edgedma_call_init(&call, kind, dev, dir, edgedma_tp_caller());
+	edgedma_call_init(&call, kind, dev, dir, edgedma_hook_caller());
 	call.dma_addr = addr;
 	call.size = size;
 	call.attrs = attrs;
@@ -393,7 +120,7 @@ static void edgedma_tp_alloc(void *data, struct device *dev, void *virt_addr,
 	if (!virt_addr)
 		return;
 	edgedma_call_init(&call, EDGEDMA_CALL_ALLOC_COHERENT, dev, dir,
-			  edgedma_tp_caller());
+			  edgedma_hook_caller());
 	call.dma_addr = dma_addr;
 	call.cpu_addr = virt_addr;
 	call.phys = edgedma_linear_phys(virt_addr);
@@ -412,7 +139,7 @@ static void edgedma_tp_free(void *data, struct device *dev, void *virt_addr,
 	if (!virt_addr)
 		return;
 	edgedma_call_init(&call, EDGEDMA_CALL_FREE_COHERENT, dev, dir,
-			  edgedma_tp_caller());
+			  edgedma_hook_caller());
 	/* A probe runs in its caller's context (after the core's WARN). */
 	call.caller_irqs_off = irqs_disabled();
 	call.dma_addr = dma_addr;
@@ -437,7 +164,7 @@ static void edgedma_tp_alloc_pages(void *data, struct device *dev,
 	if (!virt_addr)
 		return;
 	edgedma_call_init(&call, EDGEDMA_CALL_ALLOC_PAGES, dev, dir,
-			  edgedma_tp_caller());
+			  edgedma_hook_caller());
 	call.dma_addr = dma_addr;
 	call.phys = __pa(virt_addr);
 	call.cpu_addr = edgedma_linear_addr(call.phys);
@@ -453,7 +180,7 @@ static void edgedma_tp_free_pages(void *data, struct device *dev,
 	struct edgedma_call call __uninitialized;
 
 	edgedma_call_init(&call, EDGEDMA_CALL_FREE_PAGES, dev, dir,
-			  edgedma_tp_caller());
+			  edgedma_hook_caller());
 	call.dma_addr = dma_addr;
 	call.phys = __pa(virt_addr);
 	call.size = size;
@@ -468,7 +195,7 @@ static void edgedma_tp_map_sg(void *data, struct device *dev,
 	struct edgedma_call call __uninitialized;
 
 	edgedma_call_init(&call, EDGEDMA_CALL_MAP_SG, dev, dir,
-			  edgedma_tp_caller());
+			  edgedma_hook_caller());
 	call.sgl = sgl;
 	call.nents = nents;
 	call.mapped_nents = ents;
@@ -484,7 +211,7 @@ static void edgedma_tp_unmap_sg(void *data, struct device *dev,
 	struct edgedma_call call __uninitialized;
 
 	edgedma_call_init(&call, EDGEDMA_CALL_UNMAP_SG, dev, dir,
-			  edgedma_tp_caller());
+			  edgedma_hook_caller());
 	call.sgl = sgl;
 	call.nents = nents;
 	call.attrs = attrs;
@@ -497,7 +224,7 @@ static void edgedma_tp_sync_single(u32 kind, struct device *dev,
 {
 	struct edgedma_call call __uninitialized;
 
-	edgedma_call_init(&call, kind, dev, dir, edgedma_tp_caller());
+	edgedma_call_init(&call, kind, dev, dir, edgedma_hook_caller());
 	call.dma_addr = dma_addr;
 	call.size = size;
 	edgedma_track_call(&call);
@@ -525,7 +252,7 @@ static void edgedma_tp_sync_sg(u32 kind, struct device *dev,
 {
 	struct edgedma_call call __uninitialized;
 
-	edgedma_call_init(&call, kind, dev, dir, edgedma_tp_caller());
+	edgedma_call_init(&call, kind, dev, dir, edgedma_hook_caller());
 	call.sgl = sgl;
 	call.nents = nents;
 	edgedma_track_call(&call);
@@ -703,7 +430,7 @@ int edgedma_tracepoint_start(bool floor)
 		pr_err("this kernel has no %s trace event\n", missing);
 		return -EOPNOTSUPP;
 	}
-	err = edgedma_api_ranges_init();
+	err = edgedma_hook_caller_init();
 	if (err)
 		return err;
 

@@ -19,6 +19,7 @@ struct HookModeName {
 constexpr HookModeName known_hook_modes[] = {
 	{EDGEDMA_HOOK_MODE_TRACEPOINT, "tracepoint"},
 	{EDGEDMA_HOOK_MODE_KPROBE, "kprobe"},
+	{EDGEDMA_HOOK_MODE_OPS, "ops"},
 };
 
 

@@ -2698,6 +2698,19 @@ static int edu_info_show(struct seq_file *s, void *unused)
 	else
 		seq_puts(s, "swiotlb=inactive\n");
 	seq_printf(s, "core_skips_sync=%d\n", edu_core_skips_sync(dev));
+	/*
+	 * What the DMA core answers about the device, which must not change
+	 * when edgedma puts its own dma_map_ops in (ops mode), and whose
+	 * table the core calls (edgedma_reload_test compares them).
+	 */
+	seq_printf(s, "max_mapping_size=%zu\n", dma_max_mapping_size(dev));
+	seq_printf(s, "required_mask=0x%llx\n", dma_get_required_mask(dev));
+	seq_printf(s, "can_mmap=%d\n", dma_can_mmap(dev));
+	seq_printf(s, "merge_boundary=0x%lx\n", dma_get_merge_boundary(dev));
+	if (get_dma_ops(dev) && get_dma_ops(dev)->map_page)
+		seq_printf(s, "dma_ops=%ps\n", get_dma_ops(dev)->map_page);
+	else
+		seq_puts(s, "dma_ops=none\n");
 	seq_printf(s, "loop=%s iterations=%lu errors=%lu\n",
 		   t->loop ? "running" : "stopped", READ_ONCE(t->loop_iters),
 		   READ_ONCE(t->loop_errors));

@@ -13,8 +13,8 @@
  * none. A mode the driver refuses on this DMA path (or cannot set up in
  * this guest) skips with the driver's reason.
  *
- * Every test runs once per hook mode (fixture variants "kprobe" and
- * "tracepoint"), and on kernels without the dma trace events once more in
+ * Every test runs once per hook mode (fixture variants "kprobe",
+ * "tracepoint" and "ops"), and on kernels without the dma trace events once more in
  * kprobe mode with kprobes on the function entries as well
  * ("kprobe_entries", ftrace_entries=N: what kernels without ftrace get):
  * when edgedma runs otherwise it is reloaded from $EDGEDMA_KO with
@@ -30,7 +30,7 @@
  * and left loaded; without it the whole program skips (exit 4).
  *
  * Environment knobs (the 6.1 harness has no test selection):
- *   EDGEDMA_HOOK=kprobe|tracepoint     run only that variant
+ *   EDGEDMA_HOOK=kprobe|tracepoint|ops run only that variant
  *   EDGEDMA_FINDINGS_MODES=m1,m2,...   run only these driver modes
  */
 #include <dirent.h>
@@ -433,6 +433,12 @@ FIXTURE_VARIANT_ADD(findings, tracepoint) {
 	.hook = "tracepoint",
 	.mode = EDGEDMA_HOOK_MODE_TRACEPOINT,
 	.name = "tracepoint",
+};
+
+FIXTURE_VARIANT_ADD(findings, ops) {
+	.hook = "ops",
+	.mode = EDGEDMA_HOOK_MODE_OPS,
+	.name = "ops",
 };
 
 /* One request on the fixture's socket; the kernel's answer in @ans. */
@@ -1696,12 +1702,42 @@ static int ftrace_hooked(const char *func)
 	return found;
 }
 
+#define EDU_INFO_SIZE	2048
+
+static void read_edu_info(struct __test_metadata *_metadata, char *info)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+
+	edu_path(path, sizeof(path), "info");
+	n = read_file(path, info, EDU_INFO_SIZE);
+	ASSERT_LE(0, n)
+		TH_LOG("%s: %s", path, strerror(-n));
+}
+
+/* The value of "@key=" in the driver's info, "" when absent. */
+static void edu_info_value(const char *info, const char *key, char *out, size_t n)
+{
+	size_t len = strlen(key);
+	const char *at = info;
+
+	out[0] = '\0';
+	for (; at && *at; at = strchr(at, '\n'), at = at ? at + 1 : NULL) {
+		if (strncmp(at, key, len) || at[len] != '=')
+			continue;
+		snprintf(out, n, "%.*s", (int)strcspn(at + len + 1, "\n"),
+			 at + len + 1);
+		return;
+	}
+}
+
 /*
  * Where each mode hooks a map and an unmap. Kprobe mode: a kretprobe on
  * the map, whose result it needs, and the unmap's entry through ftrace (no
  * breakpoint) unless ftrace_entries=N asks for a kprobe there too.
- * Tracepoint mode: no probe on either. GET_INFO says the same in numbers
- * (kprobe mode only).
+ * Tracepoint mode: no probe on either. Ops mode: no probe either, and the
+ * DMA core calls edgedma's table for the device. GET_INFO says the same in
+ * numbers (kprobe mode only).
  */
 TEST_F(findings, hooks_where_expected)
 {
@@ -1711,7 +1747,7 @@ TEST_F(findings, hooks_where_expected)
 	if (_metadata->skip)
 		return;	/* the setup's reason stands */
 	get_info(_metadata, self, &info);
-	if (variant->mode == EDGEDMA_HOOK_MODE_TRACEPOINT) {
+	if (variant->mode != EDGEDMA_HOOK_MODE_KPROBE) {
 		EXPECT_FALSE(info.have_kprobe_hooks);
 	} else {
 		ASSERT_TRUE(info.have_kprobe_hooks)
@@ -1734,11 +1770,21 @@ TEST_F(findings, hooks_where_expected)
 	ASSERT_LE(0, unmap);
 	TH_LOG("hook %s: dma_map_page_attrs probe '%c', dma_unmap_page_attrs probe '%c'",
 	       variant->name, map ?: '-', unmap ?: '-');
-	if (variant->mode == EDGEDMA_HOOK_MODE_TRACEPOINT) {
+	if (variant->mode != EDGEDMA_HOOK_MODE_KPROBE) {
 		EXPECT_EQ(0, map);
 		EXPECT_EQ(0, unmap);
-		return;
 	}
+	if (variant->mode == EDGEDMA_HOOK_MODE_OPS) {
+		char info_text[EDU_INFO_SIZE], ops[160];
+
+		/* The core calls edgedma's table for the device instead. */
+		read_edu_info(_metadata, info_text);
+		edu_info_value(info_text, "dma_ops", ops, sizeof(ops));
+		TH_LOG("hook ops: the DMA core calls %s for %s", ops, edu_dev);
+		EXPECT_EQ(0, strncmp(ops, "edgedma_ops_map_page", 20));
+	}
+	if (variant->mode != EDGEDMA_HOOK_MODE_KPROBE)
+		return;
 	EXPECT_EQ('r', map);
 	if (variant->kprobe_entries) {
 		EXPECT_EQ('k', unmap);
@@ -1908,6 +1954,104 @@ TEST_F_TIMEOUT(findings, late_module_named, TEST_TIMEOUT)
 	ASSERT_NE(NULL, f)
 		TH_LOG("the finding is gone after %s was unloaded", LATE_NAME);
 	check_late_names(_metadata, f, "after unload");
+}
+
+/* ---- ops mode: the DMA core answers as without edgedma ------------------ */
+
+/*
+ * Every line of @b is the same as @a's, but dma_ops= (whose table the core
+ * calls): what the DMA core answers about the device did not change.
+ */
+static void expect_same_dma_answers(struct __test_metadata *_metadata,
+				    const char *a, const char *b,
+				    const char *when)
+{
+	char ca[EDU_INFO_SIZE], cb[EDU_INFO_SIZE], *la, *lb, *sa, *sb;
+
+	snprintf(ca, sizeof(ca), "%s", a);
+	snprintf(cb, sizeof(cb), "%s", b);
+	la = strtok_r(ca, "\n", &sa);
+	lb = strtok_r(cb, "\n", &sb);
+	for (; la || lb; la = strtok_r(NULL, "\n", &sa), lb = strtok_r(NULL, "\n", &sb)) {
+		ASSERT_TRUE(la && lb)
+			TH_LOG("%s: the driver's info has %s lines", when,
+			       la ? "fewer" : "more");
+		if (!strncmp(la, "dma_ops=", 8) && !strncmp(lb, "dma_ops=", 8))
+			continue;
+		EXPECT_STREQ(la, lb)
+			TH_LOG("%s: the DMA core answers \"%s\", without edgedma \"%s\"",
+			       when, lb, la);
+	}
+}
+
+/*
+ * Ops mode puts edgedma's own dma_map_ops in each device, live in a device
+ * already driven and at bind in one bound later: what the DMA core answers
+ * about the device (masks, mapping sizes, required mask, mmap support, the
+ * merge boundary, swiotlb) stays what it was without edgedma, and after
+ * edgedma unloads the device has its own table again.
+ */
+TEST(ops_mode_changes_no_dma_answer_and_leaves_no_table)
+{
+	static char before[EDU_INFO_SIZE], live[EDU_INFO_SIZE];
+	static char bound[EDU_INFO_SIZE], after[EDU_INFO_SIZE];
+	char params[1200], why[600], ops[160], own[160];
+	int err;
+
+	if (path_exists(EDGEDMA_SYSFS)) {
+		err = unload_module(EDGEDMA_MODULE);
+		ASSERT_EQ(0, err)
+			TH_LOG("delete_module(%s): %s", EDGEDMA_MODULE, strerror(-err));
+	}
+	read_edu_info(_metadata, before);
+	edu_info_value(before, "dma_ops", own, sizeof(own));
+	TH_LOG("without edgedma the core calls %s", own);
+
+	snprintf(params, sizeof(params), "%s%shook=ops", edgedma_params_nohook,
+		 edgedma_params_nohook[0] ? " " : "");
+	err = edgedma_reload(params, why, sizeof(why));
+	if (err == -EOPNOTSUPP) {
+		err = edgedma_reload(edgedma_params, why, sizeof(why));
+		ASSERT_EQ(0, err)
+			TH_LOG("loading edgedma as found: %s", why);
+		SKIP(return, "%s: this kernel has no ops hook mode (edgedma refuses hook=ops)",
+		     _metadata->name);
+	}
+	ASSERT_EQ(0, err)
+		TH_LOG("%s", why);
+
+	/* Adopted live: the driver was bound before edgedma loaded. */
+	read_edu_info(_metadata, live);
+	edu_info_value(live, "dma_ops", ops, sizeof(ops));
+	EXPECT_EQ(0, strncmp(ops, "edgedma_ops_map_page", 20))
+		TH_LOG("in ops mode the core calls %s for a device driven at load", ops);
+	expect_same_dma_answers(_metadata, before, live, "ops mode, adopted live");
+
+	/* Installed at bind. */
+	err = rebind_edu();
+	ASSERT_EQ(0, err)
+		TH_LOG("binding %s to %s again: %s", edu_dev, EDU_NAME, strerror(-err));
+	read_edu_info(_metadata, bound);
+	edu_info_value(bound, "dma_ops", ops, sizeof(ops));
+	EXPECT_EQ(0, strncmp(ops, "edgedma_ops_map_page", 20))
+		TH_LOG("in ops mode the core calls %s for a device bound after load", ops);
+	expect_same_dma_answers(_metadata, before, bound, "ops mode, installed at bind");
+
+	err = unload_module(EDGEDMA_MODULE);
+	ASSERT_EQ(0, err)
+		TH_LOG("delete_module(%s): %s", EDGEDMA_MODULE, strerror(-err));
+	read_edu_info(_metadata, after);
+	edu_info_value(after, "dma_ops", ops, sizeof(ops));
+	EXPECT_STREQ(own, ops)
+		TH_LOG("after edgedma unloaded the core calls %s, before it %s", ops, own);
+	expect_same_dma_answers(_metadata, before, after, "after unload");
+
+	err = edgedma_reload(edgedma_params, why, sizeof(why));
+	ASSERT_EQ(0, err)
+		TH_LOG("loading edgedma as found: %s", why);
+	err = rebind_edu();
+	ASSERT_EQ(0, err)
+		TH_LOG("binding %s to %s again: %s", edu_dev, EDU_NAME, strerror(-err));
 }
 
 /* ---- before and after the tests ----------------------------------------- */

@@ -15,6 +15,8 @@ TEST(HookModeNames, NamesEveryKnownModeInFlagOrder)
 	EXPECT_EQ(hook_mode_names(EDGEDMA_HOOK_MODE_KPROBE | EDGEDMA_HOOK_MODE_TRACEPOINT),
 		  (Names{"tracepoint", "kprobe"}));
 	EXPECT_EQ(hook_mode_names(EDGEDMA_HOOK_MODE_KPROBE), Names{"kprobe"});
+	EXPECT_EQ(hook_mode_names(EDGEDMA_HOOK_MODE_OPS | EDGEDMA_HOOK_MODE_KPROBE),
+		  (Names{"kprobe", "ops"}));
 }
 
 TEST(HookModeNames, NoModesGiveNoNames)

@@ -332,6 +332,7 @@ enum edgedma_crash_record_state {
 enum edgedma_hook_mode {
 	EDGEDMA_HOOK_MODE_TRACEPOINT = 1,	/* the kernel's dma trace events */
 	EDGEDMA_HOOK_MODE_KPROBE = 2,		/* kprobes and kretprobes */
+	EDGEDMA_HOOK_MODE_OPS = 4,		/* edgedma's dma_map_ops in each device */
 };
 
 /* The DMA-mapping call a record or finding is about. */
