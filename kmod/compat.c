@@ -30,20 +30,51 @@ u64 edgedma_text_start, edgedma_text_end;
 u64 edgedma_rodata_start, edgedma_rodata_end;
 static edgedma_lookup_fn edgedma_lookup;
 
+bool edgedma_function_at(unsigned long addr, char *name, unsigned long *start,
+			 unsigned long *size, bool *in_module)
+{
+	unsigned long offset;
+	char *at;
+
+	sprint_symbol(name, addr);
+	at = strchr(name, '+');
+	if (!at || sscanf(at, "+%lx/%lx", &offset, size) != 2 || !*size)
+		return false;
+	*in_module = strchr(at, '[') != NULL;
+	*at = '\0';
+	*start = addr - offset;
+	return true;
+}
+
+/* Functions walked each way from sprint_symbol() (kernel/kallsyms.c has ~40). */
+#define EDGEDMA_KALLSYMS_WALK	512
+
 /*
- * kallsyms_lookup_name() stopped being exported in 5.7; a kprobe on it
- * still resolves its address, which is all we need to call it.
+ * kallsyms_lookup_name() stopped being exported in 5.7. It lives in
+ * kernel/kallsyms.c beside sprint_symbol(), which is exported, and kallsyms
+ * names every function (KALLSYMS_ALL is for data): walking the functions
+ * around sprint_symbol() one by one finds it, with no kprobe, which vendor
+ * kernels do not have.
  */
 static edgedma_lookup_fn edgedma_find_lookup(void)
 {
-	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
-	edgedma_lookup_fn fn;
+	unsigned long addr, start, size;
+	char sym[KSYM_SYMBOL_LEN];
+	bool in_module;
+	int dir, i;
 
-	if (register_kprobe(&kp) < 0)
-		return NULL;
-	fn = (edgedma_lookup_fn)kp.addr;
-	unregister_kprobe(&kp);
-	return fn;
+	for (dir = -1; dir <= 1; dir += 2) {
+		addr = (unsigned long)sprint_symbol;
+		for (i = 0; i < EDGEDMA_KALLSYMS_WALK; i++) {
+			if (!edgedma_function_at(addr, sym, &start, &size, &in_module) ||
+			    in_module)
+				break;
+			if (!strcmp(sym, "kallsyms_lookup_name"))
+				return (edgedma_lookup_fn)start;
+			addr = dir < 0 ? start - 1 : start + size;
+		}
+	}
+	return NULL;
 }
 
 static void __init edgedma_image_from_kallsyms(edgedma_lookup_fn lookup)
@@ -191,7 +222,7 @@ int __init edgedma_compat_init(void)
 
 	edgedma_lookup = lookup;
 	if (!lookup) {
-		pr_info("kallsyms not reachable: the rodata-buffer check is off\n");
+		pr_info("kallsyms_lookup_name() not found (no CONFIG_KALLSYMS?): the rodata-buffer check is off\n");
 		return 0;
 	}
 	edgedma_swiotlb_from_kallsyms(lookup);
@@ -214,19 +245,14 @@ u64 edgedma_direct_dma_to_phys(struct device *dev, u64 dma_addr)
 bool edgedma_function_range(const char *name, unsigned long *start,
 			    unsigned long *end)
 {
+	unsigned long addr, size;
 	char sym[KSYM_SYMBOL_LEN];
-	unsigned long addr, offset, size;
-	const char *at;
+	bool in_module;
 
 	addr = edgedma_lookup ? edgedma_lookup(name) : 0;
-	if (!addr)
+	if (!addr || !edgedma_function_at(addr, sym, start, &size, &in_module) ||
+	    *start != addr)
 		return false;
-	/* "name+0x0/0xSIZE": kallsyms knows each function's size. */
-	sprint_symbol(sym, addr);
-	at = strchr(sym, '+');
-	if (!at || sscanf(at, "+%lx/%lx", &offset, &size) != 2 || offset || !size)
-		return false;
-	*start = addr;
 	*end = addr + size;
 	return true;
 }

@@ -184,6 +184,13 @@ void edgedma_compat_multicast_admin(const struct genl_family *family,
  * that need them off rather than failing the load.
  */
 int edgedma_compat_init(void);
+/*
+ * The function @addr is in, from kallsyms ("name+0xOFF/0xSIZE [module]"):
+ * its name in @name (KSYM_SYMBOL_LEN bytes), its start and size, and
+ * whether it is a module's. False where kallsyms does not know it.
+ */
+bool edgedma_function_at(unsigned long addr, char *name, unsigned long *start,
+			 unsigned long *size, bool *in_module);
 /* [start, end) of a kernel function by name (kallsyms); process context. */
 bool edgedma_function_range(const char *name, unsigned long *start,
 			    unsigned long *end);

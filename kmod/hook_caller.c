@@ -85,27 +85,6 @@ unsigned long edgedma_api_lowest, edgedma_api_highest;
 struct edgedma_caller_layout edgedma_caller_layouts[EDGEDMA_CALLER_LAYOUTS];
 atomic_t edgedma_caller_layouts_claimed = ATOMIC_INIT(0);
 
-/*
- * The function @addr is in, from kallsyms ("name+0xOFF/0xSIZE [module]"):
- * its start and size, its name in @name. False without kallsyms' answer.
- */
-static bool edgedma_function_at(unsigned long addr, char *name,
-				unsigned long *start, unsigned long *size,
-				bool *in_module)
-{
-	unsigned long offset;
-	char *at;
-
-	sprint_symbol(name, addr);
-	at = strchr(name, '+');
-	if (!at || sscanf(at, "+%lx/%lx", &offset, size) != 2 || !*size)
-		return false;
-	*in_module = strchr(at, '[') != NULL;
-	*at = '\0';
-	*start = addr - offset;
-	return true;
-}
-
 static bool edgedma_core_static(const char *name)
 {
 	unsigned int i;
