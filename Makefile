@@ -31,16 +31,20 @@ TARGETS += x86_64-5.10 arm64-5.10
 # The debug lane: 6.12 with KASAN, lockdep and kmemleak, built from Debian's
 # linux-source-6.12 by tools/vm/build-kernel debug (make deps), not fetched.
 TARGETS += x86_64-6.12-debug
+# The i.MX-like lane: 6.1 with no kprobes, ftrace or tracepoints (ops mode),
+# built from linux-source-6.1 by tools/vm/build-kernel imx (make deps).
+TARGETS += arm64-6.1-imx
 GUEST_ARCHES := x86_64 arm64
 # The benchmarks' kernel: 6.1 with CONFIG_DMA_API_DEBUG, built from
 # linux-source-6.1 by tools/vm/build-kernel on demand (make bench), not by
 # make deps, and not in TARGETS (modules-all and make check leave it out).
 BENCH_KERNEL := x86_64-6.1-dma-debug
-# Kernels configured like the vendors' (Documentation/bsp.rst): no kprobes,
-# and on i.MX no ftrace or tracepoints either; built from linux-source-6.1
-# by tools/vm/build-kernel on demand (make vendor-kernels, or the first
-# edgedma-vm --kernel 6.1-imx), not yet by make deps or make check.
-VENDOR_KERNELS := arm64-6.1-rockchip arm64-6.1-imx x86_64-6.1-nokprobes
+# The other kernels configured like the vendors' (Documentation/bsp.rst):
+# no kprobes (Rockchip: ftrace and tracepoints still); built from
+# linux-source-6.1 by tools/vm/build-kernel on demand (make vendor-kernels,
+# or the first edgedma-vm --kernel 6.1-rockchip), not by make deps or make
+# check. The i.MX one is in TARGETS.
+VENDOR_KERNELS := arm64-6.1-rockchip x86_64-6.1-nokprobes
 
 arch_of = $(firstword $(subst -, ,$(1)))
 kbuild_arch = $(if $(filter arm64,$(call arch_of,$(1))),ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)

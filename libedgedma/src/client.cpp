@@ -41,9 +41,11 @@ void put_u64(nl_msg &request, std::string_view operation, int type, std::uint64_
 }
 
 // Runs request and returns what it does. The generic netlink core refuses
-// a command the family does not have with EOPNOTSUPP: that refusal becomes
-// one saying that the loaded module predates the command, and cannot do
-// what the caller asked (the words of cannot).
+// a command the family does not have with EOPNOTSUPP and no message: that
+// refusal becomes one saying that the loaded module predates the command,
+// and cannot do what the caller asked (the words of cannot). The module's
+// own EOPNOTSUPP comes with its reason (this kernel lacks what the command
+// needs) and stands as it is.
 template <typename Request>
 auto unless_module_predates(std::string_view operation, std::string_view cannot,
 			    Request request)
@@ -51,7 +53,7 @@ auto unless_module_predates(std::string_view operation, std::string_view cannot,
 	try {
 		return request();
 	} catch (const Error &error) {
-		if (error.error_number() != EOPNOTSUPP)
+		if (error.error_number() != EOPNOTSUPP || !error.kernel_message().empty())
 			throw;
 		throw Error(std::string(operation),
 			    "the loaded edgedma module cannot " + std::string(cannot) +
