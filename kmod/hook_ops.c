@@ -216,48 +216,62 @@ static void edgedma_ops_nest_leave(struct edgedma_ops_dev *od, int slot)
 	WRITE_ONCE(od->nesters[slot], NULL);
 }
 
-/*
- * A call on a device whose entry is gone: only a call racing with the
- * device's removal, after its driver unbound, can get here.
- */
-#define EDGEDMA_OPS_LOST(dev)						\
-	WARN_ONCE(1, "edgedma: a DMA call for %s through a table it no longer has\n", \
-		  dev_name(dev))
-
 /* ---- the wrappers ------------------------------------------------------ */
+
+/*
+ * Every wrapper runs between these: the device's entry, under SRCU (what
+ * stopping waits for), or NULL when it has none (warned: only a call racing
+ * with the device's removal, after its driver unbound, can get there).
+ */
+static __always_inline struct edgedma_ops_dev *
+edgedma_ops_enter(struct device *dev, int *idx)
+{
+	struct edgedma_ops_dev *od;
+
+	*idx = srcu_read_lock(&edgedma_ops_srcu);
+	od = edgedma_ops_find(dev);
+	if (unlikely(!od)) {
+		srcu_read_unlock(&edgedma_ops_srcu, *idx);
+		WARN_ONCE(1, "edgedma: a DMA call for %s through a table it no longer has\n",
+			  dev_name(dev));
+	}
+	return od;
+}
+
+static __always_inline void edgedma_ops_leave(int idx)
+{
+	srcu_read_unlock(&edgedma_ops_srcu, idx);
+}
 
 static dma_addr_t edgedma_ops_map_page(struct device *dev, struct page *page,
 				       unsigned long offset, size_t size,
 				       enum dma_data_direction dir,
 				       unsigned long attrs)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
 	struct edgedma_call call __uninitialized;
+	struct edgedma_ops_dev *od;
 	dma_addr_t addr;
+	int idx;
 
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		addr = DMA_MAPPING_ERROR;
-		goto out;
-	}
+	od = edgedma_ops_enter(dev, &idx);
+	if (!od)
+		return DMA_MAPPING_ERROR;
 	if (od->orig)
 		addr = od->orig->map_page(dev, page, offset, size, dir, attrs);
 	else
 		addr = dma_map_page_attrs(edgedma_ops_shadow(od), page, offset,
 					  size, dir, attrs);
-	if (addr == DMA_MAPPING_ERROR || !edgedma_ops_record(od))
-		goto out;
-	edgedma_call_init(&call, EDGEDMA_CALL_MAP_PAGE, dev, dir,
-			  edgedma_table_hook_caller());
-	call.phys = page_to_phys(page) + offset;
-	call.cpu_addr = edgedma_linear_addr(call.phys);
-	call.dma_addr = addr;
-	call.size = size;
-	call.attrs = attrs;
-	edgedma_track_call(&call);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	if (addr != DMA_MAPPING_ERROR && edgedma_ops_record(od)) {
+		edgedma_call_init(&call, EDGEDMA_CALL_MAP_PAGE, dev, dir,
+				  edgedma_table_hook_caller());
+		call.phys = page_to_phys(page) + offset;
+		call.cpu_addr = edgedma_linear_addr(call.phys);
+		call.dma_addr = addr;
+		call.size = size;
+		call.attrs = attrs;
+		edgedma_track_call(&call);
+	}
+	edgedma_ops_leave(idx);
 	return addr;
 }
 
@@ -287,22 +301,20 @@ static void edgedma_ops_unmap_page(struct device *dev, dma_addr_t addr,
 				   size_t size, enum dma_data_direction dir,
 				   unsigned long attrs)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
+	struct edgedma_ops_dev *od;
+	int idx;
 
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		goto out;
-	}
-	edgedma_ops_record_unmap(od, EDGEDMA_CALL_UNMAP_PAGE, dev, addr, size, dir,
-				 attrs);
+	od = edgedma_ops_enter(dev, &idx);
+	if (!od)
+		return;
+	edgedma_ops_record_unmap(od, EDGEDMA_CALL_UNMAP_PAGE, dev, addr, size,
+				 dir, attrs);
 	if (od->orig)
 		od->orig->unmap_page(dev, addr, size, dir, attrs);
 	else
 		dma_unmap_page_attrs(edgedma_ops_shadow(od), addr, size, dir,
 				     attrs);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	edgedma_ops_leave(idx);
 }
 
 /*
@@ -327,32 +339,28 @@ static int edgedma_ops_map_sg(struct device *dev, struct scatterlist *sg,
 			      int nents, enum dma_data_direction dir,
 			      unsigned long attrs)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
 	struct edgedma_call call __uninitialized;
-	int ents;
+	struct edgedma_ops_dev *od;
+	int ents, idx;
 
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		ents = edgedma_map_sg_failed();
-		goto out;
-	}
+	od = edgedma_ops_enter(dev, &idx);
+	if (!od)
+		return edgedma_map_sg_failed();
 	if (od->orig)
 		ents = od->orig->map_sg(dev, sg, nents, dir, attrs);
 	else
 		ents = edgedma_ops_shadow_map_sg(edgedma_ops_shadow(od), sg,
 						 nents, dir, attrs);
-	if (ents <= 0 || !edgedma_ops_record(od))
-		goto out;
-	edgedma_call_init(&call, EDGEDMA_CALL_MAP_SG, dev, dir,
-			  edgedma_table_hook_caller());
-	call.sgl = sg;
-	call.nents = nents;
-	call.mapped_nents = ents;
-	call.attrs = attrs;
-	edgedma_track_call(&call);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	if (ents > 0 && edgedma_ops_record(od)) {
+		edgedma_call_init(&call, EDGEDMA_CALL_MAP_SG, dev, dir,
+				  edgedma_table_hook_caller());
+		call.sgl = sg;
+		call.nents = nents;
+		call.mapped_nents = ents;
+		call.attrs = attrs;
+		edgedma_track_call(&call);
+	}
+	edgedma_ops_leave(idx);
 	return ents;
 }
 
@@ -360,14 +368,13 @@ static void edgedma_ops_unmap_sg(struct device *dev, struct scatterlist *sg,
 				 int nents, enum dma_data_direction dir,
 				 unsigned long attrs)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
 	struct edgedma_call call __uninitialized;
+	struct edgedma_ops_dev *od;
+	int idx;
 
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		goto out;
-	}
+	od = edgedma_ops_enter(dev, &idx);
+	if (!od)
+		return;
 	if (edgedma_ops_record(od)) {
 		edgedma_call_init(&call, EDGEDMA_CALL_UNMAP_SG, dev, dir,
 				  edgedma_table_hook_caller());
@@ -380,8 +387,7 @@ static void edgedma_ops_unmap_sg(struct device *dev, struct scatterlist *sg,
 		od->orig->unmap_sg(dev, sg, nents, dir, attrs);
 	else
 		dma_unmap_sg_attrs(edgedma_ops_shadow(od), sg, nents, dir, attrs);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	edgedma_ops_leave(idx);
 }
 
 static dma_addr_t edgedma_ops_map_resource(struct device *dev,
@@ -389,32 +395,29 @@ static dma_addr_t edgedma_ops_map_resource(struct device *dev,
 					   enum dma_data_direction dir,
 					   unsigned long attrs)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
 	struct edgedma_call call __uninitialized;
+	struct edgedma_ops_dev *od;
 	dma_addr_t addr;
+	int idx;
 
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		addr = DMA_MAPPING_ERROR;
-		goto out;
-	}
+	od = edgedma_ops_enter(dev, &idx);
+	if (!od)
+		return DMA_MAPPING_ERROR;
 	if (od->orig)
 		addr = od->orig->map_resource(dev, phys, size, dir, attrs);
 	else
 		addr = dma_map_resource(edgedma_ops_shadow(od), phys, size, dir,
 					attrs);
-	if (addr == DMA_MAPPING_ERROR || !edgedma_ops_record(od))
-		goto out;
-	edgedma_call_init(&call, EDGEDMA_CALL_MAP_RESOURCE, dev, dir,
-			  edgedma_table_hook_caller());
-	call.phys = phys;
-	call.dma_addr = addr;
-	call.size = size;
-	call.attrs = attrs;
-	edgedma_track_call(&call);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	if (addr != DMA_MAPPING_ERROR && edgedma_ops_record(od)) {
+		edgedma_call_init(&call, EDGEDMA_CALL_MAP_RESOURCE, dev, dir,
+				  edgedma_table_hook_caller());
+		call.phys = phys;
+		call.dma_addr = addr;
+		call.size = size;
+		call.attrs = attrs;
+		edgedma_track_call(&call);
+	}
+	edgedma_ops_leave(idx);
 	return addr;
 }
 
@@ -422,21 +425,19 @@ static void edgedma_ops_unmap_resource(struct device *dev, dma_addr_t addr,
 				       size_t size, enum dma_data_direction dir,
 				       unsigned long attrs)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
+	struct edgedma_ops_dev *od;
+	int idx;
 
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		goto out;
-	}
+	od = edgedma_ops_enter(dev, &idx);
+	if (!od)
+		return;
 	edgedma_ops_record_unmap(od, EDGEDMA_CALL_UNMAP_RESOURCE, dev, addr, size,
 				 dir, attrs);
 	if (od->orig)
 		od->orig->unmap_resource(dev, addr, size, dir, attrs);
 	else
 		dma_unmap_resource(edgedma_ops_shadow(od), addr, size, dir, attrs);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	edgedma_ops_leave(idx);
 }
 
 /* The core already stripped the zone flags and tried the coherent pool. */
@@ -444,33 +445,30 @@ static void *edgedma_ops_alloc(struct device *dev, size_t size,
 			       dma_addr_t *dma_handle, gfp_t gfp,
 			       unsigned long attrs)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
 	struct edgedma_call call __uninitialized;
+	struct edgedma_ops_dev *od;
 	void *cpu_addr;
+	int idx;
 
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		cpu_addr = NULL;
-		goto out;
-	}
+	od = edgedma_ops_enter(dev, &idx);
+	if (!od)
+		return NULL;
 	if (od->orig)
 		cpu_addr = od->orig->alloc(dev, size, dma_handle, gfp, attrs);
 	else
 		cpu_addr = dma_alloc_attrs(edgedma_ops_shadow(od), size,
 					   dma_handle, gfp, attrs);
-	if (!cpu_addr || !edgedma_ops_record(od))
-		goto out;
-	edgedma_call_init(&call, EDGEDMA_CALL_ALLOC_COHERENT, dev,
-			  DMA_BIDIRECTIONAL, edgedma_table_hook_caller());
-	call.dma_addr = *dma_handle;
-	call.cpu_addr = cpu_addr;
-	call.phys = edgedma_linear_phys(cpu_addr);
-	call.size = size;
-	call.attrs = attrs;
-	edgedma_track_call(&call);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	if (cpu_addr && edgedma_ops_record(od)) {
+		edgedma_call_init(&call, EDGEDMA_CALL_ALLOC_COHERENT, dev,
+				  DMA_BIDIRECTIONAL, edgedma_table_hook_caller());
+		call.dma_addr = *dma_handle;
+		call.cpu_addr = cpu_addr;
+		call.phys = edgedma_linear_phys(cpu_addr);
+		call.size = size;
+		call.attrs = attrs;
+		edgedma_track_call(&call);
+	}
+	edgedma_ops_leave(idx);
 	return cpu_addr;
 }
 
@@ -478,14 +476,13 @@ out:
 static void edgedma_ops_free(struct device *dev, size_t size, void *cpu_addr,
 			     dma_addr_t dma_handle, unsigned long attrs)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
 	struct edgedma_call call __uninitialized;
+	struct edgedma_ops_dev *od;
+	int idx;
 
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		goto out;
-	}
+	od = edgedma_ops_enter(dev, &idx);
+	if (!od)
+		return;
 	if (edgedma_ops_record(od)) {
 		edgedma_call_init(&call, EDGEDMA_CALL_FREE_COHERENT, dev,
 				  DMA_BIDIRECTIONAL, edgedma_table_hook_caller());
@@ -502,8 +499,7 @@ static void edgedma_ops_free(struct device *dev, size_t size, void *cpu_addr,
 	else
 		dma_free_attrs(edgedma_ops_shadow(od), size, cpu_addr,
 			       dma_handle, attrs);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	edgedma_ops_leave(idx);
 }
 
 /*
@@ -515,35 +511,32 @@ static struct page *edgedma_ops_alloc_pages(struct device *dev, size_t size,
 					    enum dma_data_direction dir,
 					    gfp_t gfp)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
 	struct edgedma_call call __uninitialized;
+	struct edgedma_ops_dev *od;
 	struct page *page;
+	int idx, slot;
 
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		page = NULL;
-		goto out;
-	}
+	od = edgedma_ops_enter(dev, &idx);
+	if (!od)
+		return NULL;
 	if (od->orig) {
-		int slot = edgedma_ops_nest_enter(od);
-
+		slot = edgedma_ops_nest_enter(od);
 		page = od->orig->alloc_pages(dev, size, dma_handle, dir, gfp);
 		edgedma_ops_nest_leave(od, slot);
-	} else
+	} else {
 		page = dma_alloc_pages(edgedma_ops_shadow(od), size, dma_handle,
 				       dir, gfp);
-	if (!page || !edgedma_ops_record(od))
-		goto out;
-	edgedma_call_init(&call, EDGEDMA_CALL_ALLOC_PAGES, dev, dir,
-			  edgedma_table_hook_caller());
-	call.dma_addr = *dma_handle;
-	call.phys = page_to_phys(page);
-	call.cpu_addr = edgedma_linear_addr(call.phys);
-	call.size = size;
-	edgedma_track_call(&call);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	}
+	if (page && edgedma_ops_record(od)) {
+		edgedma_call_init(&call, EDGEDMA_CALL_ALLOC_PAGES, dev, dir,
+				  edgedma_table_hook_caller());
+		call.dma_addr = *dma_handle;
+		call.phys = page_to_phys(page);
+		call.cpu_addr = edgedma_linear_addr(call.phys);
+		call.size = size;
+		edgedma_track_call(&call);
+	}
+	edgedma_ops_leave(idx);
 	return page;
 }
 
@@ -551,14 +544,13 @@ static void edgedma_ops_free_pages(struct device *dev, size_t size,
 				   struct page *page, dma_addr_t dma_handle,
 				   enum dma_data_direction dir)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
 	struct edgedma_call call __uninitialized;
+	struct edgedma_ops_dev *od;
+	int idx, slot;
 
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		goto out;
-	}
+	od = edgedma_ops_enter(dev, &idx);
+	if (!od)
+		return;
 	if (edgedma_ops_record(od)) {
 		edgedma_call_init(&call, EDGEDMA_CALL_FREE_PAGES, dev, dir,
 				  edgedma_table_hook_caller());
@@ -568,14 +560,13 @@ static void edgedma_ops_free_pages(struct device *dev, size_t size,
 		edgedma_track_call(&call);
 	}
 	if (od->orig) {
-		int slot = edgedma_ops_nest_enter(od);
-
+		slot = edgedma_ops_nest_enter(od);
 		od->orig->free_pages(dev, size, page, dma_handle, dir);
 		edgedma_ops_nest_leave(od, slot);
-	} else
+	} else {
 		dma_free_pages(edgedma_ops_shadow(od), size, page, dma_handle, dir);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	}
+	edgedma_ops_leave(idx);
 }
 
 #ifdef EDGEDMA_HAVE_DMA_OPS_ALLOC_NONCOHERENT
@@ -588,27 +579,25 @@ static void *edgedma_ops_alloc_noncoherent(struct device *dev, size_t size,
 					   dma_addr_t *dma_handle,
 					   enum dma_data_direction dir, gfp_t gfp)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
 	struct edgedma_call call __uninitialized;
-	void *cpu_addr = NULL;
+	struct edgedma_ops_dev *od;
+	void *cpu_addr;
+	int idx;
 
-	if (unlikely(!od || !od->orig)) {
-		EDGEDMA_OPS_LOST(dev);
-		goto out;
-	}
+	od = edgedma_ops_enter(dev, &idx);
+	if (!od)
+		return NULL;
 	cpu_addr = od->orig->alloc_noncoherent(dev, size, dma_handle, dir, gfp);
-	if (!cpu_addr || !edgedma_ops_record(od))
-		goto out;
-	edgedma_call_init(&call, EDGEDMA_CALL_ALLOC_PAGES, dev, dir,
-			  edgedma_table_hook_caller());
-	call.dma_addr = *dma_handle;
-	call.phys = edgedma_linear_phys(cpu_addr);
-	call.cpu_addr = call.phys == EDGEDMA_NO_PHYS ? NULL : cpu_addr;
-	call.size = PAGE_ALIGN(size);
-	edgedma_track_call(&call);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	if (cpu_addr && edgedma_ops_record(od)) {
+		edgedma_call_init(&call, EDGEDMA_CALL_ALLOC_PAGES, dev, dir,
+				  edgedma_table_hook_caller());
+		call.dma_addr = *dma_handle;
+		call.phys = edgedma_linear_phys(cpu_addr);
+		call.cpu_addr = call.phys == EDGEDMA_NO_PHYS ? NULL : cpu_addr;
+		call.size = PAGE_ALIGN(size);
+		edgedma_track_call(&call);
+	}
+	edgedma_ops_leave(idx);
 	return cpu_addr;
 }
 
@@ -616,14 +605,13 @@ static void edgedma_ops_free_noncoherent(struct device *dev, size_t size,
 					 void *cpu_addr, dma_addr_t dma_handle,
 					 enum dma_data_direction dir)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
 	struct edgedma_call call __uninitialized;
+	struct edgedma_ops_dev *od;
+	int idx;
 
-	if (unlikely(!od || !od->orig)) {
-		EDGEDMA_OPS_LOST(dev);
-		goto out;
-	}
+	od = edgedma_ops_enter(dev, &idx);
+	if (!od)
+		return;
 	if (edgedma_ops_record(od)) {
 		edgedma_call_init(&call, EDGEDMA_CALL_FREE_PAGES, dev, dir,
 				  edgedma_table_hook_caller());
@@ -633,146 +621,117 @@ static void edgedma_ops_free_noncoherent(struct device *dev, size_t size,
 		edgedma_track_call(&call);
 	}
 	od->orig->free_noncoherent(dev, size, cpu_addr, dma_handle, dir);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	edgedma_ops_leave(idx);
 }
 #endif
 
-static __always_inline void edgedma_ops_sync_single(u32 kind,
-						    struct device *dev,
-						    dma_addr_t addr, size_t size,
-						    enum dma_data_direction dir)
+/*
+ * The syncs, recorded before they are forwarded, where kprobe mode sees
+ * them (at the API function's entry): the checks read the buffer as the
+ * CPU saw it before the cache maintenance. A member the device's own table
+ * leaves NULL forwards nothing (edgedma_ops_mirror()).
+ */
+static __always_inline void edgedma_ops_sync(u32 kind, struct device *dev,
+					     dma_addr_t addr, size_t size,
+					     struct scatterlist *sg, int nents,
+					     enum dma_data_direction dir)
 {
+	const struct dma_map_ops *orig;
 	struct edgedma_call call __uninitialized;
+	struct edgedma_ops_dev *od;
+	struct device *shadow;
+	int idx;
 
-	edgedma_call_init(&call, kind, dev, dir, edgedma_table_hook_caller());
-	call.dma_addr = addr;
-	call.size = size;
-	edgedma_track_call(&call);
+	od = edgedma_ops_enter(dev, &idx);
+	if (!od)
+		return;
+	if (edgedma_ops_record(od)) {
+		edgedma_call_init(&call, kind, dev, dir, edgedma_table_hook_caller());
+		call.dma_addr = addr;
+		call.size = size;
+		call.sgl = sg;
+		call.nents = nents;
+		edgedma_track_call(&call);
+	}
+	orig = od->orig;
+	shadow = orig ? NULL : edgedma_ops_shadow(od);
+	switch (kind) {
+	case EDGEDMA_CALL_SYNC_SINGLE_FOR_CPU:
+		if (shadow)
+			dma_sync_single_for_cpu(shadow, addr, size, dir);
+		else if (orig->sync_single_for_cpu)
+			orig->sync_single_for_cpu(dev, addr, size, dir);
+		break;
+	case EDGEDMA_CALL_SYNC_SINGLE_FOR_DEVICE:
+		if (shadow)
+			dma_sync_single_for_device(shadow, addr, size, dir);
+		else if (orig->sync_single_for_device)
+			orig->sync_single_for_device(dev, addr, size, dir);
+		break;
+	case EDGEDMA_CALL_SYNC_SG_FOR_CPU:
+		if (shadow)
+			dma_sync_sg_for_cpu(shadow, sg, nents, dir);
+		else if (orig->sync_sg_for_cpu)
+			orig->sync_sg_for_cpu(dev, sg, nents, dir);
+		break;
+	case EDGEDMA_CALL_SYNC_SG_FOR_DEVICE:
+		if (shadow)
+			dma_sync_sg_for_device(shadow, sg, nents, dir);
+		else if (orig->sync_sg_for_device)
+			orig->sync_sg_for_device(dev, sg, nents, dir);
+		break;
+	}
+	edgedma_ops_leave(idx);
 }
 
 static void edgedma_ops_sync_single_for_cpu(struct device *dev, dma_addr_t addr,
 					    size_t size,
 					    enum dma_data_direction dir)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
-
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		goto out;
-	}
-	if (od->orig) {
-		if (od->orig->sync_single_for_cpu)
-			od->orig->sync_single_for_cpu(dev, addr, size, dir);
-	}
-	else
-		dma_sync_single_for_cpu(edgedma_ops_shadow(od), addr, size, dir);
-	if (edgedma_ops_record(od))
-		edgedma_ops_sync_single(EDGEDMA_CALL_SYNC_SINGLE_FOR_CPU, dev,
-					addr, size, dir);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	edgedma_ops_sync(EDGEDMA_CALL_SYNC_SINGLE_FOR_CPU, dev, addr, size,
+			 NULL, 0, dir);
 }
 
 static void edgedma_ops_sync_single_for_device(struct device *dev,
 					       dma_addr_t addr, size_t size,
 					       enum dma_data_direction dir)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
-
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		goto out;
-	}
-	if (edgedma_ops_record(od))
-		edgedma_ops_sync_single(EDGEDMA_CALL_SYNC_SINGLE_FOR_DEVICE, dev,
-					addr, size, dir);
-	if (od->orig) {
-		if (od->orig->sync_single_for_device)
-			od->orig->sync_single_for_device(dev, addr, size, dir);
-	}
-	else
-		dma_sync_single_for_device(edgedma_ops_shadow(od), addr, size,
-					   dir);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
-}
-
-static __always_inline void edgedma_ops_sync_sg(u32 kind, struct device *dev,
-						struct scatterlist *sg, int nents,
-						enum dma_data_direction dir)
-{
-	struct edgedma_call call __uninitialized;
-
-	edgedma_call_init(&call, kind, dev, dir, edgedma_table_hook_caller());
-	call.sgl = sg;
-	call.nents = nents;
-	edgedma_track_call(&call);
+	edgedma_ops_sync(EDGEDMA_CALL_SYNC_SINGLE_FOR_DEVICE, dev, addr, size,
+			 NULL, 0, dir);
 }
 
 static void edgedma_ops_sync_sg_for_cpu(struct device *dev,
 					struct scatterlist *sg, int nents,
 					enum dma_data_direction dir)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
-
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		goto out;
-	}
-	if (od->orig) {
-		if (od->orig->sync_sg_for_cpu)
-			od->orig->sync_sg_for_cpu(dev, sg, nents, dir);
-	}
-	else
-		dma_sync_sg_for_cpu(edgedma_ops_shadow(od), sg, nents, dir);
-	if (edgedma_ops_record(od))
-		edgedma_ops_sync_sg(EDGEDMA_CALL_SYNC_SG_FOR_CPU, dev, sg, nents,
-				    dir);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	edgedma_ops_sync(EDGEDMA_CALL_SYNC_SG_FOR_CPU, dev, 0, 0, sg, nents,
+			 dir);
 }
 
 static void edgedma_ops_sync_sg_for_device(struct device *dev,
 					   struct scatterlist *sg, int nents,
 					   enum dma_data_direction dir)
 {
-	int idx = srcu_read_lock(&edgedma_ops_srcu);
-	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
-
-	if (unlikely(!od)) {
-		EDGEDMA_OPS_LOST(dev);
-		goto out;
-	}
-	if (edgedma_ops_record(od))
-		edgedma_ops_sync_sg(EDGEDMA_CALL_SYNC_SG_FOR_DEVICE, dev, sg,
-				    nents, dir);
-	if (od->orig) {
-		if (od->orig->sync_sg_for_device)
-			od->orig->sync_sg_for_device(dev, sg, nents, dir);
-	}
-	else
-		dma_sync_sg_for_device(edgedma_ops_shadow(od), sg, nents, dir);
-out:
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	edgedma_ops_sync(EDGEDMA_CALL_SYNC_SG_FOR_DEVICE, dev, 0, 0, sg, nents,
+			 dir);
 }
 
 /*
  * Members a direct device's table needs only so that the core's answers do
  * not change: with a table set, the core asks it instead of dma-direct.
+ * The shadow of @dev, with the SRCU read side held; NULL if it has none.
  */
 static struct device *edgedma_ops_direct_shadow(struct device *dev, int *idx)
 {
-	struct edgedma_ops_dev *od;
+	struct edgedma_ops_dev *od = edgedma_ops_enter(dev, idx);
 
-	*idx = srcu_read_lock(&edgedma_ops_srcu);
-	od = edgedma_ops_find(dev);
-	if (unlikely(!od || od->orig)) {
-		EDGEDMA_OPS_LOST(dev);
-		srcu_read_unlock(&edgedma_ops_srcu, *idx);
+	if (!od)
+		return NULL;
+	if (unlikely(od->orig)) {
+		/* Ours gives these members to direct devices only. */
+		edgedma_ops_leave(*idx);
+		WARN_ONCE(1, "edgedma: a direct-only DMA op for %s, which has a table\n",
+			  dev_name(dev));
 		return NULL;
 	}
 	return edgedma_ops_shadow(od);
@@ -789,7 +748,7 @@ static int edgedma_ops_mmap(struct device *dev, struct vm_area_struct *vma,
 	if (!s)
 		return -ENXIO;
 	ret = dma_mmap_attrs(s, vma, cpu_addr, dma_addr, size, attrs);
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	edgedma_ops_leave(idx);
 	return ret;
 }
 
@@ -804,7 +763,7 @@ static int edgedma_ops_get_sgtable(struct device *dev, struct sg_table *sgt,
 	if (!s)
 		return -ENXIO;
 	ret = dma_get_sgtable_attrs(s, sgt, cpu_addr, dma_addr, size, attrs);
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	edgedma_ops_leave(idx);
 	return ret;
 }
 
@@ -823,7 +782,7 @@ static int edgedma_ops_dma_supported(struct device *dev, u64 mask)
 	if (!s)
 		return 0;
 	ret = !dma_set_coherent_mask(s, mask);
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	edgedma_ops_leave(idx);
 	return ret;
 }
 
@@ -837,7 +796,7 @@ static u64 edgedma_ops_get_required_mask(struct device *dev)
 	if (!s)
 		return DMA_BIT_MASK(32);
 	mask = dma_get_required_mask(s);
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	edgedma_ops_leave(idx);
 	return mask;
 }
 
@@ -851,7 +810,7 @@ static size_t edgedma_ops_max_mapping_size(struct device *dev)
 	if (!s)
 		return SIZE_MAX;
 	size = dma_max_mapping_size(s);
-	srcu_read_unlock(&edgedma_ops_srcu, idx);
+	edgedma_ops_leave(idx);
 	return size;
 }
 
