@@ -166,14 +166,18 @@ void edgedma_compat_multicast_admin(const struct genl_family *family,
 				    struct sk_buff *msg, unsigned int group);
 
 /*
- * Return addresses as they sit on the stack. arm64 with pointer
- * authentication (6.4 named the helper ptrauth_strip_kernel_insn_pac()) keeps
- * them signed in the top bits, where stack traces give them stripped.
- * Only the tracepoint mode (6.12 on) reads them.
+ * Return addresses as they sit on the stack, or as a function's own return
+ * address: arm64 with pointer authentication keeps them signed in the top
+ * bits, where stack traces give them stripped. 6.4 named the helper
+ * ptrauth_strip_kernel_insn_pac(); before, ptrauth_strip_insn_pac() (5.10
+ * on). Tracepoint mode (6.12 on) and ops mode (5.10 to 6.11) read them.
  */
-#ifdef EDGEDMA_HAVE_PTRAUTH_STRIP_KERNEL_INSN_PAC
+#if defined(EDGEDMA_HAVE_PTRAUTH_STRIP_KERNEL_INSN_PAC)
 #include <asm/compiler.h>
 #define edgedma_strip_code_pointer(ptr)	ptrauth_strip_kernel_insn_pac(ptr)
+#elif defined(EDGEDMA_HAVE_PTRAUTH_STRIP_INSN_PAC)
+#include <asm/pointer_auth.h>
+#define edgedma_strip_code_pointer(ptr)	ptrauth_strip_insn_pac(ptr)
 #else
 #define edgedma_strip_code_pointer(ptr)	(ptr)
 #endif

@@ -92,6 +92,9 @@ ccflags-$(call edgedma_header_has,include/linux/kprobes.h,kretprobe_find_ret_add
 # off the stack.
 ccflags-$(call edgedma_header_has,arch/$(SRCARCH)/include/asm/compiler.h,define ptrauth_strip_kernel_insn_pac) += \
 	-DEDGEDMA_HAVE_PTRAUTH_STRIP_KERNEL_INSN_PAC
+# Before 6.4 (5.10 on): ptrauth_strip_insn_pac(), in asm/pointer_auth.h.
+ccflags-$(call edgedma_header_has,arch/$(SRCARCH)/include/asm/pointer_auth.h,ptrauth_strip_insn_pac) += \
+	-DEDGEDMA_HAVE_PTRAUTH_STRIP_INSN_PAC
 
 # 6.7 (backported to the stable kernels, Debian's 6.1 among them):
 # GENL_MCAST_CAP_SYS_ADMIN, a multicast group only CAP_SYS_ADMIN may join.
