@@ -926,6 +926,16 @@ static void edgedma_ops_install(struct device *dev)
 	lockdep_assert_held(&edgedma_ops_lock);
 	if (!dev->dma_mask)
 		return;		/* not a DMA-capable device */
+	/*
+	 * DMA-API debug tracks cache lines across devices: a direct device's
+	 * call, forwarded to its shadow, would be one mapping seen twice, and
+	 * it WARNs about the overlap. Such a kernel has the debugging edgedma
+	 * would give anyway; its direct devices keep their own path.
+	 */
+	if (!orig && IS_ENABLED(CONFIG_DMA_API_DEBUG)) {
+		dev_info_once(dev, "edgedma: CONFIG_DMA_API_DEBUG is built in: direct devices keep their own DMA path in ops mode\n");
+		return;
+	}
 	if (od && od->installed)
 		return;
 	if (od && od->orig != orig) {
