@@ -57,15 +57,9 @@ static inline void edgedma_tracepoint_stop(void) { }
 #ifdef EDGEDMA_HAVE_HOOK_OPS
 int edgedma_ops_start(bool floor);
 void edgedma_ops_stop(void);
-u32 edgedma_ops_devices(u32 *direct);
 #else
 static inline int edgedma_ops_start(bool floor) { return -EOPNOTSUPP; }
 static inline void edgedma_ops_stop(void) { }
-static inline u32 edgedma_ops_devices(u32 *direct)
-{
-	*direct = 0;
-	return 0;
-}
 #endif
 
 /*

@@ -90,15 +90,15 @@ static DEFINE_MUTEX(edgedma_ops_lock);
 DEFINE_STATIC_SRCU(edgedma_ops_srcu);
 static bool edgedma_ops_floor;
 static bool edgedma_ops_running;
-static atomic_t edgedma_ops_installed_count = ATOMIC_INIT(0);
-static atomic_t edgedma_ops_direct_count = ATOMIC_INIT(0);
 
+/* The device's entry: wrappers under SRCU, everyone else with the lock. */
 static struct edgedma_ops_dev *edgedma_ops_find(struct device *dev)
 {
 	struct edgedma_ops_dev *od;
 
 	hash_for_each_possible_rcu(edgedma_ops_devs, od, node, (unsigned long)dev,
-				   srcu_read_lock_held(&edgedma_ops_srcu))
+				   srcu_read_lock_held(&edgedma_ops_srcu) ||
+				   lockdep_is_held(&edgedma_ops_lock))
 		if (od->dev == dev)
 			return od;
 	return NULL;
@@ -891,16 +891,6 @@ static void edgedma_ops_direct(struct dma_map_ops *ops)
 
 /* ---- installing -------------------------------------------------------- */
 
-static struct edgedma_ops_dev *edgedma_ops_entry(struct device *dev)
-{
-	struct edgedma_ops_dev *od;
-
-	hash_for_each_possible(edgedma_ops_devs, od, node, (unsigned long)dev)
-		if (od->dev == dev)
-			return od;
-	return NULL;
-}
-
 /*
  * After this, no call that read one of our tables from a device before it
  * went out is still on its way into a wrapper: such a call does not sleep
@@ -914,14 +904,33 @@ static void edgedma_ops_grace(void)
 #endif
 }
 
-static void edgedma_ops_forget(struct edgedma_ops_dev *od);
+static void edgedma_ops_entry_free(struct edgedma_ops_dev *od)
+{
+	if (od->shadow)
+		edgedma_ops_shadow_put(od->shadow);
+	put_device(od->dev);
+	kfree(od);
+}
+
+/*
+ * Lock held; the entry's table is in no device. After this no call is in it:
+ * the grace periods cover the calls that read the table and had not entered
+ * a wrapper yet, SRCU the ones that found the entry.
+ */
+static void edgedma_ops_forget(struct edgedma_ops_dev *od)
+{
+	edgedma_ops_grace();
+	hash_del_rcu(&od->node);
+	synchronize_srcu(&edgedma_ops_srcu);
+	edgedma_ops_entry_free(od);
+}
 
 /* Lock held. The device's table, ours from now on. */
 static void edgedma_ops_install(struct device *dev)
 {
 	const struct dma_map_ops *saved = dev->dma_ops;
 	const struct dma_map_ops *orig = get_dma_ops(dev);
-	struct edgedma_ops_dev *od = edgedma_ops_entry(dev);
+	struct edgedma_ops_dev *od = edgedma_ops_find(dev);
 
 	lockdep_assert_held(&edgedma_ops_lock);
 	if (!dev->dma_mask)
@@ -943,7 +952,6 @@ static void edgedma_ops_install(struct device *dev)
 		 * Bound again, and the bus gave it another table: the entry
 		 * goes once no call of the last binding can be in it.
 		 */
-		edgedma_ops_grace();
 		edgedma_ops_forget(od);
 		od = NULL;
 	}
@@ -974,9 +982,6 @@ static void edgedma_ops_install(struct device *dev)
 	od->installed = true;
 	/* Published after the entry: a call through it finds the entry. */
 	smp_store_release(&dev->dma_ops, &od->ops);
-	atomic_inc(&edgedma_ops_installed_count);
-	if (!orig)
-		atomic_inc(&edgedma_ops_direct_count);
 	return;
 nomem:
 	dev_warn(dev, "no memory for edgedma's DMA ops: its DMA calls go unseen\n");
@@ -991,29 +996,6 @@ static void edgedma_ops_uninstall(struct edgedma_ops_dev *od)
 	od->installed = false;
 	/* Unless the bus set another table meanwhile (arm64 at unbind). */
 	cmpxchg(&od->dev->dma_ops, &od->ops, od->saved);
-	atomic_dec(&edgedma_ops_installed_count);
-	if (!od->orig)
-		atomic_dec(&edgedma_ops_direct_count);
-}
-
-/*
- * Lock held; the entry's table is in no device. After this no call is in it:
- * SRCU covers the calls that found the entry, the grace periods before it
- * the ones that read the table and had not entered a wrapper yet.
- */
-static void edgedma_ops_entry_free(struct edgedma_ops_dev *od)
-{
-	if (od->shadow)
-		edgedma_ops_shadow_put(od->shadow);
-	put_device(od->dev);
-	kfree(od);
-}
-
-static void edgedma_ops_forget(struct edgedma_ops_dev *od)
-{
-	hash_del_rcu(&od->node);
-	synchronize_srcu(&edgedma_ops_srcu);
-	edgedma_ops_entry_free(od);
 }
 
 static int edgedma_ops_bus_event(struct notifier_block *nb,
@@ -1031,15 +1013,14 @@ static int edgedma_ops_bus_event(struct notifier_block *nb,
 		break;
 	case BUS_NOTIFY_UNBOUND_DRIVER:
 	case BUS_NOTIFY_DRIVER_NOT_BOUND:
-		od = edgedma_ops_entry(dev);
+		od = edgedma_ops_find(dev);
 		if (od)
 			edgedma_ops_uninstall(od);
 		break;
 	case BUS_NOTIFY_DEL_DEVICE:
-		od = edgedma_ops_entry(dev);
+		od = edgedma_ops_find(dev);
 		if (od) {
 			edgedma_ops_uninstall(od);
-			edgedma_ops_grace();
 			edgedma_ops_forget(od);
 		}
 		break;
@@ -1108,8 +1089,9 @@ static void edgedma_ops_release_all(void)
 
 int edgedma_ops_start(bool floor)
 {
+	unsigned int i, bkt, installed = 0, direct = 0;
+	struct edgedma_ops_dev *od;
 	char buses[32];
-	unsigned int i;
 	size_t len = 0;
 	int err;
 
@@ -1140,9 +1122,14 @@ int edgedma_ops_start(bool floor)
 	for (i = 0; i < ARRAY_SIZE(edgedma_ops_buses); i++)
 		len += scnprintf(buses + len, sizeof(buses) - len, "%s%s",
 				 i ? ", " : "", edgedma_ops_buses[i].name);
-	pr_info("ops mode: edgedma's DMA ops in %d driven devices (%d of them direct); devices on the %s buses get them as their drivers bind\n",
-		atomic_read(&edgedma_ops_installed_count),
-		atomic_read(&edgedma_ops_direct_count), buses);
+	mutex_lock(&edgedma_ops_lock);
+	hash_for_each(edgedma_ops_devs, bkt, od, node) {
+		installed += od->installed;
+		direct += od->installed && !od->orig;
+	}
+	mutex_unlock(&edgedma_ops_lock);
+	pr_info("ops mode: edgedma's DMA ops in %u driven devices (%u of them direct); devices on the %s buses get them as their drivers bind\n",
+		installed, direct, buses);
 	return 0;
 
 err_stop:
@@ -1163,10 +1150,4 @@ void edgedma_ops_stop(void)
 		b->registered = false;
 	}
 	edgedma_ops_release_all();
-}
-
-u32 edgedma_ops_devices(u32 *direct)
-{
-	*direct = atomic_read(&edgedma_ops_direct_count);
-	return atomic_read(&edgedma_ops_installed_count);
 }
