@@ -85,6 +85,25 @@ class FailureExcerpt(unittest.TestCase):
             "snapshot.bad: Expected 1 (1) == 2 (2)",
             "snapshot.bad: Test terminated by assertion"])
 
+    def test_a_failed_scenario_names_its_fail_line_or_its_last_lines(self):
+        out = ("KTAP version 1\n1..3\n"
+               "  # x86_64-6.1 a: edgedma-vm ...: exit 0, 9 s\n"
+               "  # FAIL: only a passed run's FAIL-looking line\n"
+               "ok 1 x86_64-6.1 a\n"
+               "  # arm64-6.1+ops b: edgedma-vm ...: exit 1, 60 s\n"
+               "  # megaraid_sas: /dev/sda\n"
+               "  # FAIL: loaded: 1 finding(s) do not blame their driver\n"
+               "not ok 2 arm64-6.1+ops b # the scenario exited 1\n"
+               "  # arm64-6.12 c: edgedma-vm ...: exit 124, 300 s\n"
+               "  # dd: reading /dev/sda\n"
+               "  # edgedma-vm: the guest timed out\n"
+               "not ok 3 arm64-6.12 c # timeout\n")
+        self.assertEqual(run_check.scenario_excerpt(out, limit=2), [
+            "arm64-6.1+ops b # the scenario exited 1: FAIL: loaded: 1 finding(s) do not "
+            "blame their driver",
+            "arm64-6.12 c # timeout: dd: reading /dev/sda",
+            "arm64-6.12 c # timeout: edgedma-vm: the guest timed out"])
+
 
 if __name__ == "__main__":
     unittest.main()
