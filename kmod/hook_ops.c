@@ -48,6 +48,7 @@
 #include <linux/mutex.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
+#include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
@@ -78,6 +79,11 @@ struct edgedma_ops_dev {
 	 */
 	atomic_t nesting;
 	struct task_struct *nesters[EDGEDMA_OPS_NESTERS];
+	/*
+	 * And in which context: an interrupt taken inside the outer call runs
+	 * as the same current, and its calls are its own.
+	 */
+	unsigned long nester_contexts[EDGEDMA_OPS_NESTERS];
 	struct list_head gone;		/* unlinked, to free after a grace period */
 	struct dma_map_ops ops;
 };
@@ -170,12 +176,20 @@ static void edgedma_ops_shadow_put(struct device *s)
 	put_device(s);
 }
 
+/* Task, softirq, hard interrupt or NMI: the preempt count's context bits. */
+static __always_inline unsigned long edgedma_ops_context(void)
+{
+	return preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET);
+}
+
 static noinline bool edgedma_ops_nested(struct edgedma_ops_dev *od)
 {
 	unsigned int i;
 
+	/* A slot of current's is current's own writes: no ordering needed. */
 	for (i = 0; i < EDGEDMA_OPS_NESTERS; i++)
-		if (READ_ONCE(od->nesters[i]) == current)
+		if (READ_ONCE(od->nesters[i]) == current &&
+		    od->nester_contexts[i] == edgedma_ops_context())
 			return true;
 	return false;
 }
@@ -202,6 +216,7 @@ static int edgedma_ops_nest_enter(struct edgedma_ops_dev *od)
 
 	for (i = 0; i < EDGEDMA_OPS_NESTERS; i++)
 		if (!cmpxchg(&od->nesters[i], NULL, current)) {
+			od->nester_contexts[i] = edgedma_ops_context();
 			atomic_inc(&od->nesting);
 			return i;
 		}
@@ -213,6 +228,8 @@ static void edgedma_ops_nest_leave(struct edgedma_ops_dev *od, int slot)
 	if (slot < 0)
 		return;
 	atomic_dec(&od->nesting);
+	/* What an interrupt between the next cmpxchg and its write reads. */
+	od->nester_contexts[slot] = ~0UL;
 	WRITE_ONCE(od->nesters[slot], NULL);
 }
 

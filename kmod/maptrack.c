@@ -24,6 +24,8 @@
 #include <linux/bitmap.h>
 #include <linux/hash.h>
 #include <linux/jump_label.h>
+#include <linux/kernel.h>
+#include <linux/log2.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
@@ -49,7 +51,13 @@ static unsigned int history_size = 256;
 module_param(history_size, uint, 0444);
 MODULE_PARM_DESC(history_size, "Recent unmaps remembered per CPU, 0 to 65536 (default 256)");
 
-#define EDGEDMA_HASH_BITS	14
+static unsigned int table_buckets;
+module_param(table_buckets, uint, 0444);
+MODULE_PARM_DESC(table_buckets, "Buckets of the live-mapping table, a power of two from 1 to 4194304 (32768 on 32-bit); 0 (default): one per two entries of pool_size, at least 16");
+
+/* The position of a walk keeps the bucket above 16 bits of entry number. */
+#define EDGEDMA_TABLE_BUCKETS_MAX	(BITS_PER_LONG == 64 ? 1U << 22 : 1U << 15)
+static unsigned int edgedma_table_bits __read_mostly;
 
 /*
  * Size classes bound the work of a containment search, which runs with
@@ -124,7 +132,8 @@ static struct edgedma_bucket *edgedma_bucket_of(struct edgedma_devrec *rec,
 	u64 key = (u64)(unsigned long)rec ^ ((granule * EDGEDMA_CLASSES + class) *
 					     GOLDEN_RATIO_64);
 
-	return &edgedma_buckets[hash_64(key, EDGEDMA_HASH_BITS)];
+	/* hash_64(key, bits) in two steps: one bucket is bits 0, a shift by 64. */
+	return &edgedma_buckets[(u64)hash_64(key, 32) >> (32 - edgedma_table_bits)];
 }
 
 static struct edgedma_bucket *edgedma_bucket_at(struct edgedma_devrec *rec,
@@ -221,7 +230,13 @@ void edgedma_maptrack_insert(struct edgedma_mapping *m, bool addr_unique)
 		b = edgedma_bucket_at(m->devrec, c, m->dma_addr);
 		raw_spin_lock(&b->lock);
 		hlist_for_each_entry_safe(old, next, &b->head, node) {
-			if (old->devrec == m->devrec && old->dma_addr == m->dma_addr) {
+			/*
+			 * Two classes' buckets of one address can be one
+			 * bucket (the hash's chance, or table_buckets=1): the
+			 * entry added in its own class's turn is met again.
+			 */
+			if (old != m && old->devrec == m->devrec &&
+			    old->dma_addr == m->dma_addr) {
 				hlist_del(&old->node);
 				hlist_add_head(&old->node, &stale);
 			}
@@ -521,7 +536,7 @@ void edgedma_maptrack_walk(unsigned long *pos, edgedma_mapping_fn fn, void *arg)
 {
 	unsigned long bucket = *pos >> 16, skip = *pos & 0xffff;
 
-	for (; bucket < (1UL << EDGEDMA_HASH_BITS); bucket++, skip = 0) {
+	for (; bucket < (1UL << edgedma_table_bits); bucket++, skip = 0) {
 		struct edgedma_bucket *b = &edgedma_buckets[bucket];
 		struct edgedma_mapping *m, copy;
 		unsigned long n = 0, flags;
@@ -587,7 +602,7 @@ bool edgedma_maptrack_walk_device(const struct edgedma_devrec *rec, bool trylock
 	bool whole = true;
 	unsigned long i;
 
-	for (i = 0; i < (1UL << EDGEDMA_HASH_BITS); i++) {
+	for (i = 0; i < (1UL << edgedma_table_bits); i++) {
 		struct edgedma_mapping copy;
 		unsigned long skip;
 		int err;
@@ -652,7 +667,7 @@ void edgedma_maptrack_drain(bool (*match)(const struct edgedma_mapping *m,
 	unsigned long i;
 
 	might_sleep_if(fn);
-	for (i = 0; i < (1UL << EDGEDMA_HASH_BITS); i++) {
+	for (i = 0; i < (1UL << edgedma_table_bits); i++) {
 		struct edgedma_bucket *b = &edgedma_buckets[i];
 		struct edgedma_mapping *m;
 		struct hlist_node *tmp;
@@ -709,7 +724,7 @@ size_t edgedma_maptrack_memory(void)
 {
 	unsigned int pool = max(pool_size, 1U);
 
-	return (1UL << EDGEDMA_HASH_BITS) * sizeof(*edgedma_buckets) +
+	return (1UL << edgedma_table_bits) * sizeof(*edgedma_buckets) +
 	       pool * sizeof(*edgedma_pool) +
 	       BITS_TO_LONGS(pool) * sizeof(unsigned long) +
 	       nr_cpu_ids * sizeof(*edgedma_histories) +
@@ -723,11 +738,20 @@ int __init edgedma_maptrack_init(void)
 	int cpu, err;
 
 	err = edgedma_param_check("pool_size", pool_size, 1, 1U << 24) ?:
-	      edgedma_param_check("history_size", history_size, 0, 65536);
+	      edgedma_param_check("history_size", history_size, 0, 65536) ?:
+	      edgedma_param_check("table_buckets", table_buckets, 0,
+				  EDGEDMA_TABLE_BUCKETS_MAX);
 	if (err)
 		return err;
+	if (table_buckets && !is_power_of_2(table_buckets)) {
+		pr_err("table_buckets=%u is not a power of two\n", table_buckets);
+		return -EINVAL;
+	}
+	edgedma_table_bits = ilog2(table_buckets ?:
+		min_t(unsigned long, roundup_pow_of_two(max(pool_size / 2, 16U)),
+		      EDGEDMA_TABLE_BUCKETS_MAX));
 
-	edgedma_buckets = kvcalloc(1UL << EDGEDMA_HASH_BITS,
+	edgedma_buckets = kvcalloc(1UL << edgedma_table_bits,
 				   sizeof(*edgedma_buckets), GFP_KERNEL);
 	edgedma_pool = kvcalloc(max(pool_size, 1U), sizeof(*edgedma_pool),
 				GFP_KERNEL);
@@ -741,7 +765,7 @@ int __init edgedma_maptrack_init(void)
 		edgedma_maptrack_exit();
 		return -ENOMEM;
 	}
-	for (i = 0; i < (1UL << EDGEDMA_HASH_BITS); i++) {
+	for (i = 0; i < (1UL << edgedma_table_bits); i++) {
 		raw_spin_lock_init(&edgedma_buckets[i].lock);
 		INIT_HLIST_HEAD(&edgedma_buckets[i].head);
 	}

@@ -129,6 +129,11 @@
  *                                  unbind, rebind or unload; behind an IOMMU
  *                                  the stale IOVA keeps pointing at the freed
  *                                  page (one page per leak, same boot).
+ *   large-and-small  quiet  quiet  correct use: a 256 KiB buffer mapped, and
+ *                                  while it is, 4 small buffers and a page
+ *                                  mapped and unmapped, then the large one
+ *                                  unmapped: mappings of two size classes
+ *                                  live at once in edgedma's table
  *   free-irqs-off    WARN   WARN   dma_free_coherent() with interrupts off:
  *                                  only with allow_unsafe=1
  *   storm            quiet  quiet  storm_calls map+unmap pairs of a buffer at
@@ -2049,6 +2054,67 @@ static int edu_mode_leak(struct edu_test *t)
 	return 0;
 }
 
+/* ---- mode: large-and-small ------------------------------------------- */
+
+/*
+ * Correct use with mappings of two sizes live at once: edgedma files a
+ * mapping by its size's class, and with table_buckets=1 every class shares
+ * one bucket (what a hash collision does at random in a full-size table).
+ */
+static int edu_mode_large_and_small(struct edu_test *t)
+{
+	const size_t large_len = SZ_256K, small_len = 256;
+	dma_addr_t large_dma, small_dma[4], page_dma;
+	void *large, *small[4] = { };
+	struct page *page = NULL;
+	unsigned int i;
+	int ret = 0;
+
+	large = edu_buf_alloc(t, large_len);
+	if (IS_ERR(large))
+		return PTR_ERR(large);
+	large_dma = edu_map_single(t, large, large_len, DMA_FROM_DEVICE);
+	if (large_dma == DMA_MAPPING_ERROR) {
+		kfree(large);
+		return -EIO;
+	}
+	for (i = 0; i < ARRAY_SIZE(small) && !ret; i++) {
+		small[i] = edu_buf_alloc(t, small_len);
+		if (IS_ERR(small[i])) {
+			ret = PTR_ERR(small[i]);
+			small[i] = NULL;
+			break;
+		}
+		small_dma[i] = edu_map_single(t, small[i], small_len, DMA_TO_DEVICE);
+		if (small_dma[i] == DMA_MAPPING_ERROR)
+			ret = -EIO;
+	}
+	if (!ret) {
+		page = edu_page_alloc(t);
+		if (IS_ERR(page)) {
+			ret = PTR_ERR(page);
+			page = NULL;
+		}
+	}
+	if (!ret) {
+		page_dma = edu_map_page(t, page, 0, PAGE_SIZE, DMA_BIDIRECTIONAL);
+		if (page_dma == DMA_MAPPING_ERROR)
+			ret = -EIO;
+		else
+			edu_unmap_page(t, page_dma, PAGE_SIZE, DMA_BIDIRECTIONAL);
+	}
+	for (i = 0; i < ARRAY_SIZE(small) && small[i]; i++) {
+		if (small_dma[i] != DMA_MAPPING_ERROR)
+			edu_unmap_single(t, small_dma[i], small_len, DMA_TO_DEVICE);
+		kfree(small[i]);
+	}
+	if (page)
+		__free_page(page);
+	edu_unmap_single(t, large_dma, large_len, DMA_FROM_DEVICE);
+	kfree(large);
+	return ret;
+}
+
 /* ---- mode: use-after-unmap ------------------------------------------- */
 
 /*
@@ -2526,6 +2592,7 @@ static const struct edu_mode edu_modes[] = {
 	{ "sync-mismatch", edu_mode_sync_mismatch, EDU_ANY },
 	{ "sync-after-set-mask", edu_mode_sync_after_set_mask, EDU_ANY },
 	{ "leak", edu_mode_leak, EDU_ANY },
+	{ "large-and-small", edu_mode_large_and_small, EDU_ANY },
 	{ "hold-line-pair", edu_mode_hold_line_pair, EDU_ANY },
 	{ "hold-chain", edu_mode_hold_chain, EDU_ANY },
 	{ "hold-program", edu_mode_hold_program, EDU_ANY },
