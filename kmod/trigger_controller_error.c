@@ -3,27 +3,27 @@
  * Controller error handlers as snapshot triggers (see
  * trigger_controller_error.h).
  *
- * Each hook is a kprobe on the named function's entry: the pre-handler
- * runs before the function's first instruction, in its context (usually a
- * hard IRQ), so the controller's registers are read before the handler
- * clears its error state. The hook holds a reference on its device and is
- * removed when the device is deleted. The table changes under a mutex in
- * process context; a kprobe handler only reads its own hook.
+ * Each hook is an entry hook on the named function (entry_hooks.h: ftrace,
+ * else a kprobe): it runs before the function's first instruction, in its
+ * context (usually a hard IRQ), so the controller's registers are read
+ * before the handler clears its error state. The hook holds a reference on
+ * its device and is removed when the device is deleted. The table changes
+ * under a mutex in process context; a handler only reads its own hook.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/device.h>
-#include <linux/kprobes.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
 #include <net/netlink.h>
 #include <uapi/linux/edgedma.h>
 
+#include "entry_hooks.h"
 #include "snapshot_capture.h"
 #include "trigger_controller_error.h"
 
 struct edgedma_error_hook {
-	struct kprobe kp;
+	struct edgedma_entry_hook hook;
 	char symbol[EDGEDMA_ERROR_SYMBOL_LEN];
 	struct device *dev;	/* NULL: slot free; holds a reference */
 	atomic64_t hits;
@@ -32,9 +32,10 @@ struct edgedma_error_hook {
 static struct edgedma_error_hook edgedma_error_hooks[EDGEDMA_ERROR_HOOKS_MAX];
 static DEFINE_MUTEX(edgedma_error_hooks_lock);
 
-static int edgedma_error_hook_entered(struct kprobe *kp, struct pt_regs *regs)
+static void edgedma_error_hook_entered(struct edgedma_entry_hook *eh,
+				       const unsigned long *args)
 {
-	struct edgedma_error_hook *h = container_of(kp, struct edgedma_error_hook, kp);
+	struct edgedma_error_hook *h = container_of(eh, struct edgedma_error_hook, hook);
 	struct edgedma_snapshot_request t = {
 		.kind = EDGEDMA_SNAPSHOT_TRIGGER_CONTROLLER_ERROR,
 		.symbol = h->symbol,
@@ -44,12 +45,11 @@ static int edgedma_error_hook_entered(struct kprobe *kp, struct pt_regs *regs)
 
 	atomic64_inc(&h->hits);
 	edgedma_snapshot_take(h->dev, &t, &seq);
-	return 0;
 }
 
 static void edgedma_error_hook_release(struct edgedma_error_hook *h)
 {
-	unregister_kprobe(&h->kp);
+	edgedma_entry_hook_del(&h->hook);
 	put_device(h->dev);
 	h->dev = NULL;
 }
@@ -78,22 +78,21 @@ int edgedma_error_hook_add(const char *symbol, struct device *dev,
 		err = -ENOSPC;
 		goto out;
 	}
-	memset(&h->kp, 0, sizeof(h->kp));
 	strscpy(h->symbol, symbol, sizeof(h->symbol));
-	h->kp.symbol_name = h->symbol;
-	h->kp.pre_handler = edgedma_error_hook_entered;
+	h->hook.symbol = h->symbol;
+	h->hook.fn = edgedma_error_hook_entered;
 	atomic64_set(&h->hits, 0);
 	h->dev = get_device(dev);
-	err = register_kprobe(&h->kp);
+	err = edgedma_entry_hook_add(&h->hook);
 	if (err) {
 		put_device(h->dev);
 		h->dev = NULL;
-		if (!IS_ENABLED(CONFIG_KPROBES))
-			NL_SET_ERR_MSG(extack, "this kernel is built without kprobes (CONFIG_KPROBES): no controller-error hooks");
+		if (err == -EOPNOTSUPP)
+			NL_SET_ERR_MSG(extack, "this kernel has neither ftrace (CONFIG_DYNAMIC_FTRACE_WITH_REGS) nor kprobes (CONFIG_KPROBES): no controller-error hooks");
 		else if (err == -ENOENT || err == -EINVAL)
-			NL_SET_ERR_MSG(extack, "no such function to probe (not in kallsyms, or inlined away)");
+			NL_SET_ERR_MSG(extack, "no such function to hook (not in kallsyms, inlined away, or without an ftrace site)");
 		else
-			NL_SET_ERR_MSG(extack, "the kernel refuses to probe that function");
+			NL_SET_ERR_MSG(extack, "the kernel refuses to hook that function");
 	}
 out:
 	mutex_unlock(&edgedma_error_hooks_lock);

@@ -7,11 +7,13 @@
  * belongs to whoever owns the domain, so edgedma watches the drivers' own
  * fault paths instead, without changing what they do:
  *
- * - intel-iommu: a kprobe on dmar_fault(), the hard-IRQ handler, reads the
+ * Each is an entry hook (entry_hooks.h: ftrace, else a kprobe):
+ *
+ * - intel-iommu: a hook on dmar_fault(), the hard-IRQ handler, reads the
  *   pending fault records (VT-d spec, "Fault Recording Registers") before
  *   the handler clears them. dmar_fault_do_one(), which gets them decoded,
  *   is inlined on Debian's kernels.
- * - arm-smmu-v3: a kprobe on arm_smmu_handle_evt(), which gets each raw
+ * - arm-smmu-v3: a hook on arm_smmu_handle_evt(), which gets each raw
  *   event record (6.1). Where it is inlined into the event thread (6.12),
  *   the thread's own report of an event it did not handle is read instead:
  *   "event 0x%02x received:" then the record's four words, through
@@ -26,7 +28,6 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/iommu.h>
-#include <linux/kprobes.h>
 #include <linux/pci.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -35,6 +36,7 @@
 #include <uapi/linux/edgedma.h>
 
 #include "devices.h"
+#include "entry_hooks.h"
 #include "snapshot_capture.h"
 #include "trigger_iommu_fault.h"
 
@@ -70,10 +72,7 @@ static bool __maybe_unused edgedma_stream_id_is(struct device *dev, const void *
 	return false;
 }
 
-/*
- * One fault of the device found by @match/@key; any context but NMI. Unused
- * on a kernel with neither kprobes nor tracepoints: nothing reports faults.
- */
+/* One fault of the device found by @match/@key; any context but NMI. */
 static void __maybe_unused edgedma_iommu_fault(bool (*match)(struct device *dev, const void *key),
 				u32 key, u64 addr, u32 access, u32 reason)
 {
@@ -97,7 +96,7 @@ static void __maybe_unused edgedma_iommu_fault(bool (*match)(struct device *dev,
 
 /* ---- intel-iommu -------------------------------------------------------- */
 
-#if defined(CONFIG_X86_64) && defined(CONFIG_KPROBES)
+#ifdef CONFIG_X86_64
 /* VT-d registers and fault record fields (VT-d spec, 11.4.9 and 11.4.14). */
 #define EDGEDMA_DMAR_FSTS		0x34
 #define EDGEDMA_DMAR_FSTS_PPF		BIT(1)		/* primary fault pending */
@@ -116,10 +115,11 @@ static void __maybe_unused edgedma_iommu_fault(bool (*match)(struct device *dev,
 #define EDGEDMA_INTEL_IOMMU_REG		0
 #define EDGEDMA_INTEL_IOMMU_CAP		24
 
-static int edgedma_dmar_fault_pre(struct kprobe *p, struct pt_regs *regs)
+static void edgedma_dmar_fault_entered(struct edgedma_entry_hook *h,
+				       const unsigned long *args)
 {
 	/* dmar_fault(int irq, void *dev_id): dev_id is the struct intel_iommu. */
-	const void *iommu = (const void *)regs->si;
+	const void *iommu = (const void *)args[1];
 	void __iomem *reg;
 	u32 fsts, index, records, offset, i;
 	u64 cap;
@@ -127,10 +127,10 @@ static int edgedma_dmar_fault_pre(struct kprobe *p, struct pt_regs *regs)
 	if (copy_from_kernel_nofault(&reg, iommu + EDGEDMA_INTEL_IOMMU_REG, sizeof(reg)) ||
 	    copy_from_kernel_nofault(&cap, iommu + EDGEDMA_INTEL_IOMMU_CAP, sizeof(cap)) ||
 	    !reg)
-		return 0;
+		return;
 	fsts = readl(reg + EDGEDMA_DMAR_FSTS);
 	if (!(fsts & EDGEDMA_DMAR_FSTS_PPF))
-		return 0;
+		return;
 	index = EDGEDMA_DMAR_FSTS_FRI(fsts);
 	records = EDGEDMA_DMAR_CAP_NFR(cap);
 	offset = EDGEDMA_DMAR_CAP_FRO(cap);
@@ -151,18 +151,17 @@ static int edgedma_dmar_fault_pre(struct kprobe *p, struct pt_regs *regs)
 				    top & 0xff);
 		index = (index + 1) % records;
 	}
-	return 0;
 }
 
-static struct kprobe edgedma_dmar_kp = {
-	.symbol_name = "dmar_fault",
-	.pre_handler = edgedma_dmar_fault_pre,
+static struct edgedma_entry_hook edgedma_dmar_hook = {
+	.symbol = "dmar_fault",
+	.fn = edgedma_dmar_fault_entered,
 };
 #endif
 
 /* ---- arm-smmu-v3 -------------------------------------------------------- */
 
-#if defined(CONFIG_ARM64) && defined(CONFIG_KPROBES)
+#ifdef CONFIG_ARM64
 /* Event record fields (SMMUv3 spec, 7.3; the driver's EVTQ_*). */
 #define EDGEDMA_EVT_ID(e0)		((e0) & 0xff)
 #define EDGEDMA_EVT_SID(e0)		((u32)((e0) >> 32))
@@ -183,18 +182,18 @@ static void edgedma_smmu_event(const u64 *evt)
 }
 
 /* arm_smmu_handle_evt(struct arm_smmu_device *smmu, u64 *evt) */
-static int edgedma_smmu_handle_evt_pre(struct kprobe *p, struct pt_regs *regs)
+static void edgedma_smmu_handle_evt_entered(struct edgedma_entry_hook *h,
+					    const unsigned long *args)
 {
 	u64 evt[4];
 
-	if (!copy_from_kernel_nofault(evt, (const void *)regs->regs[1], sizeof(evt)))
+	if (!copy_from_kernel_nofault(evt, (const void *)args[1], sizeof(evt)))
 		edgedma_smmu_event(evt);
-	return 0;
 }
 
-static struct kprobe edgedma_smmu_evt_kp = {
-	.symbol_name = "arm_smmu_handle_evt",
-	.pre_handler = edgedma_smmu_handle_evt_pre,
+static struct edgedma_entry_hook edgedma_smmu_evt_hook = {
+	.symbol = "arm_smmu_handle_evt",
+	.fn = edgedma_smmu_handle_evt_entered,
 };
 
 /*
@@ -224,10 +223,11 @@ static bool edgedma_fmt_is(const char *fmt, const char *want, size_t len)
 }
 
 /* _dev_info(const struct device *dev, const char *fmt, ...) */
-static int edgedma_dev_info_pre(struct kprobe *p, struct pt_regs *regs)
+static void edgedma_dev_info_entered(struct edgedma_entry_hook *h,
+				     const unsigned long *args)
 {
-	const struct device *dev = (const void *)regs->regs[0];
-	const char *fmt = (const char *)regs->regs[1];
+	const struct device *dev = (const void *)args[0];
+	const char *fmt = (const char *)args[1];
 	struct edgedma_smmu_report *r, *free = NULL, *mine = NULL;
 	bool header, complete = false;
 	unsigned long flags;
@@ -236,7 +236,7 @@ static int edgedma_dev_info_pre(struct kprobe *p, struct pt_regs *regs)
 
 	header = edgedma_fmt_is(fmt, edgedma_smmu_header, sizeof(edgedma_smmu_header));
 	if (!header && !edgedma_fmt_is(fmt, edgedma_smmu_word, sizeof(edgedma_smmu_word)))
-		return 0;
+		return;
 	raw_spin_lock_irqsave(&edgedma_smmu_reports_lock, flags);
 	for (i = 0; i < EDGEDMA_SMMU_REPORTS; i++) {
 		r = &edgedma_smmu_reports[i];
@@ -252,7 +252,7 @@ static int edgedma_dev_info_pre(struct kprobe *p, struct pt_regs *regs)
 			r->words = 0;
 		}
 	} else if (mine && mine->words < 4) {
-		mine->evt[mine->words++] = regs->regs[2];
+		mine->evt[mine->words++] = args[2];
 		if (mine->words == 4) {
 			memcpy(evt, mine->evt, sizeof(evt));
 			mine->smmu = NULL;
@@ -262,12 +262,11 @@ static int edgedma_dev_info_pre(struct kprobe *p, struct pt_regs *regs)
 	raw_spin_unlock_irqrestore(&edgedma_smmu_reports_lock, flags);
 	if (complete)
 		edgedma_smmu_event(evt);
-	return 0;
 }
 
-static struct kprobe edgedma_dev_info_kp = {
-	.symbol_name = "_dev_info",
-	.pre_handler = edgedma_dev_info_pre,
+static struct edgedma_entry_hook edgedma_dev_info_hook = {
+	.symbol = "_dev_info",
+	.fn = edgedma_dev_info_entered,
 };
 #endif
 
@@ -301,32 +300,41 @@ static void edgedma_io_page_fault(void *data, struct device *dev,
 /* ---- attaching ----------------------------------------------------------- */
 
 static bool edgedma_io_page_fault_on;
-static struct kprobe *edgedma_fault_kps[2];
+static struct edgedma_entry_hook *edgedma_fault_entry_hooks[2];
 
-static void __maybe_unused edgedma_fault_kprobe(struct kprobe *kp)
+/* Whether @h went in; the reason it did not in the kernel log. */
+static bool __maybe_unused edgedma_fault_entry_hook(struct edgedma_entry_hook *h)
 {
 	unsigned int i;
+	int err;
 
-	for (i = 0; i < ARRAY_SIZE(edgedma_fault_kps); i++) {
-		if (edgedma_fault_kps[i])
+	for (i = 0; i < ARRAY_SIZE(edgedma_fault_entry_hooks); i++) {
+		if (edgedma_fault_entry_hooks[i])
 			continue;
-		if (register_kprobe(kp))
-			return;
-		edgedma_fault_kps[i] = kp;
-		edgedma_fault_hook_attached(kp->symbol_name);
-		return;
+		err = edgedma_entry_hook_add(h);
+		if (err) {
+			if (err != -ENOENT)
+				pr_info("no IOMMU fault hook on %s (%d; this kernel offers %s)\n",
+					h->symbol, err, edgedma_entry_hooks_offered());
+			return false;
+		}
+		edgedma_fault_entry_hooks[i] = h;
+		edgedma_fault_hook_attached(h->symbol);
+		pr_info("IOMMU faults: %s hooked through %s\n", h->symbol,
+			edgedma_entry_hook_how(h));
+		return true;
 	}
+	return false;
 }
 
 int edgedma_iommu_fault_start(void)
 {
-#if defined(CONFIG_X86_64) && defined(CONFIG_KPROBES)
-	edgedma_fault_kprobe(&edgedma_dmar_kp);
+#ifdef CONFIG_X86_64
+	edgedma_fault_entry_hook(&edgedma_dmar_hook);
 #endif
-#if defined(CONFIG_ARM64) && defined(CONFIG_KPROBES)
-	edgedma_fault_kprobe(&edgedma_smmu_evt_kp);
-	if (!edgedma_fault_kps[0])
-		edgedma_fault_kprobe(&edgedma_dev_info_kp);
+#ifdef CONFIG_ARM64
+	if (!edgedma_fault_entry_hook(&edgedma_smmu_evt_hook))
+		edgedma_fault_entry_hook(&edgedma_dev_info_hook);
 #endif
 	if (!register_trace_io_page_fault(edgedma_io_page_fault, NULL)) {
 		edgedma_io_page_fault_on = true;
@@ -346,11 +354,10 @@ void edgedma_iommu_fault_stop(void)
 		tracepoint_synchronize_unregister();
 		edgedma_io_page_fault_on = false;
 	}
-	for (i = 0; i < ARRAY_SIZE(edgedma_fault_kps); i++) {
-		/* Without CONFIG_KPROBES none was registered (kprobes.h's stubs). */
-		if (edgedma_fault_kps[i])
-			unregister_kprobe(edgedma_fault_kps[i]);
-		edgedma_fault_kps[i] = NULL;
+	for (i = 0; i < ARRAY_SIZE(edgedma_fault_entry_hooks); i++) {
+		if (edgedma_fault_entry_hooks[i])
+			edgedma_entry_hook_del(edgedma_fault_entry_hooks[i]);
+		edgedma_fault_entry_hooks[i] = NULL;
 	}
 	edgedma_fault_hooks[0] = '\0';
 }
