@@ -11,7 +11,7 @@
 #   make soak          edgedma reloaded 200 times under DMA and netlink traffic
 #   make traffic-soak  a traffic scenario in two guests at once, 10 rounds
 #   make modules-all   the module (and test drivers) for every test kernel
-#   make vendor-kernels  build the vendor-like kernels (no kprobes) and the module for each
+#   make vendor-kernels  build the x86_64 kernel without kprobes and its module
 #   make guest-tools   static edgedma tool and kselftests for the guests
 #   make deps          install packages and fetch kernels (only what is missing)
 #   make install       library, tool, manual pages, module (DESTDIR=, PREFIX=/usr/local)
@@ -34,17 +34,20 @@ TARGETS += x86_64-6.12-debug
 # The i.MX-like lane: 6.1 with no kprobes, ftrace or tracepoints (ops mode),
 # built from linux-source-6.1 by tools/vm/build-kernel imx (make deps).
 TARGETS += arm64-6.1-imx
+# The Rockchip/Jetson-like lane: 6.1 with no kprobes, ftrace and tracepoints
+# on (ops mode; trigger hooks through ftrace), built likewise (make deps).
+TARGETS += arm64-6.1-rockchip
 GUEST_ARCHES := x86_64 arm64
 # The benchmarks' kernel: 6.1 with CONFIG_DMA_API_DEBUG, built from
 # linux-source-6.1 by tools/vm/build-kernel on demand (make bench), not by
 # make deps, and not in TARGETS (modules-all and make check leave it out).
 BENCH_KERNEL := x86_64-6.1-dma-debug
-# The other kernels configured like the vendors' (Documentation/bsp.rst):
-# no kprobes (Rockchip: ftrace and tracepoints still); built from
-# linux-source-6.1 by tools/vm/build-kernel on demand (make vendor-kernels,
-# or the first edgedma-vm --kernel 6.1-rockchip), not by make deps or make
-# check. The i.MX one is in TARGETS.
-VENDOR_KERNELS := arm64-6.1-rockchip x86_64-6.1-nokprobes
+# The other kernel configured like the vendors' (Documentation/bsp.rst):
+# x86_64 without kprobes; built from linux-source-6.1 by
+# tools/vm/build-kernel on demand (make vendor-kernels, or the first
+# edgedma-vm --kernel 6.1-nokprobes), not by make deps or make check. The
+# i.MX- and Rockchip-like ones are in TARGETS.
+VENDOR_KERNELS := x86_64-6.1-nokprobes
 
 arch_of = $(firstword $(subst -, ,$(1)))
 kbuild_arch = $(if $(filter arm64,$(call arch_of,$(1))),ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)

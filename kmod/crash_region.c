@@ -438,12 +438,11 @@ void edgedma_crash_region_write(void)
 
 		if (at + sizeof(r) >= edgedma_region_size)
 			break;
-		len = edgedma_snapshot_copy(seq, body, edgedma_region_size - at - sizeof(r),
-					    false, NULL);
+		len = edgedma_snapshot_copy_crc(seq, body,
+						edgedma_region_size - at - sizeof(r), &r.crc);
 		if (len <= 0)
 			continue;	/* reused meanwhile, or too big for what is left */
 		r.length = len;
-		r.crc = edgedma_crc(body, len);
 		memcpy(edgedma_region + at, &r, sizeof(r));
 		at += ALIGN(sizeof(r) + len, 8);
 		h.records++;

@@ -19,6 +19,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/crc32.h>
 #include <linux/devcoredump.h>
 #include <linux/irq_work.h>
 #include <linux/ktime.h>
@@ -138,8 +139,8 @@ void edgedma_snapshot_commit(struct edgedma_snapshot_slot *slot, u32 len,
 		irq_work_queue(&edgedma_snapshot_kick);
 }
 
-int edgedma_snapshot_copy(u64 seq, void *buf, u32 size, bool header_only,
-			  u32 *record_size)
+static int edgedma_snapshot_copy_out(u64 seq, void *buf, u32 size, bool header_only,
+				     u32 *record_size, u32 *crc)
 {
 	struct edgedma_snapshot_slot *slot;
 	u32 len, full;
@@ -158,6 +159,8 @@ int edgedma_snapshot_copy(u64 seq, void *buf, u32 size, bool header_only,
 	if (len > size)
 		return -EMSGSIZE;
 	memcpy(buf, slot->data, len);
+	if (crc)
+		*crc = ~crc32_le(~0U, slot->data, len);
 	/* The copy, then the generation check. */
 	smp_rmb();
 	if (atomic_read(&slot->generation) != gen)
@@ -165,6 +168,17 @@ int edgedma_snapshot_copy(u64 seq, void *buf, u32 size, bool header_only,
 	if (record_size)
 		*record_size = full;
 	return len;
+}
+
+int edgedma_snapshot_copy(u64 seq, void *buf, u32 size, bool header_only,
+			  u32 *record_size)
+{
+	return edgedma_snapshot_copy_out(seq, buf, size, header_only, record_size, NULL);
+}
+
+int edgedma_snapshot_copy_crc(u64 seq, void *buf, u32 size, u32 *crc)
+{
+	return edgedma_snapshot_copy_out(seq, buf, size, false, NULL, crc);
 }
 
 u32 edgedma_snapshot_size(u64 seq)

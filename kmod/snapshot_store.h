@@ -52,6 +52,12 @@ void edgedma_snapshot_commit(struct edgedma_snapshot_slot *slot, u32 len,
  */
 int edgedma_snapshot_copy(u64 seq, void *buf, u32 size, bool header_only,
 			  u32 *record_size);
+/*
+ * The whole record, as edgedma_snapshot_copy(), and in *@crc its CRC-32
+ * (~crc32_le(~0, ...)) computed from the stored record, not from @buf: the
+ * crash region is write-combining memory, slow to read back.
+ */
+int edgedma_snapshot_copy_crc(u64 seq, void *buf, u32 size, u32 *crc);
 /* The size of stored snapshot @seq's record, 0 when it is not stored. */
 u32 edgedma_snapshot_size(u64 seq);
 /* The oldest snapshot that may still be stored, and the newest (0: none). */
