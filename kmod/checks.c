@@ -40,6 +40,7 @@
 #include "policy.h"
 #include "snapshot_capture.h"
 #include "sync_visible.h"
+#include "trigger_crash.h"
 #include "vmalloc_pages.h"
 
 static DEFINE_PER_CPU(u64, edgedma_calls);
@@ -1035,6 +1036,9 @@ void edgedma_track_call(const struct edgedma_call *call)
 	unsigned long flags;
 	u64 start = 0;
 
+	/* The table's locks may be held by CPUs the panic stopped. */
+	if (unlikely(READ_ONCE(edgedma_panicking)))
+		return;
 	local_irq_save(flags);
 	if (static_branch_unlikely(&edgedma_irqsoff_timed))
 		start = local_clock();

@@ -410,7 +410,7 @@ void edgedma_crash_region_exit(void)
 	edgedma_index_len = 0;
 }
 
-void edgedma_crash_region_write(void)
+void edgedma_crash_region_write(bool panic)
 {
 	struct edgedma_crash_region h = {
 		.magic = EDGEDMA_CRASH_REGION_MAGIC,
@@ -421,9 +421,13 @@ void edgedma_crash_region_write(void)
 	};
 	u64 seq, oldest = edgedma_snapshot_oldest(), at = sizeof(h);
 
-	if (!edgedma_region ||
-	    atomic_cmpxchg(&edgedma_region_written, REGION_UNWRITTEN, REGION_WRITING) !=
-	    REGION_UNWRITTEN)
+	if (!edgedma_region)
+		return;
+	if (atomic_cmpxchg(&edgedma_region_written, REGION_UNWRITTEN, REGION_WRITING) !=
+	    REGION_UNWRITTEN &&
+	    (!panic ||
+	     atomic_cmpxchg(&edgedma_region_written, REGION_WRITTEN, REGION_WRITING) !=
+	     REGION_WRITTEN))
 		return;
 	/* No header while the records change: a reset now leaves none. */
 	WRITE_ONCE(*(u64 *)edgedma_region, 0);

@@ -45,10 +45,11 @@ int edgedma_crash_region_from_dt(u64 phys, u64 size);
 
 /*
  * Write every stored snapshot that fits into the region, newest first.
- * Oops and panic context: no allocation, no sleeping, no lock; once per
- * boot.
+ * Oops and panic context: no allocation, no sleeping, no lock. Once at an
+ * oops; a panic writes it again (an oops the kernel survived wrote it
+ * first), unless another CPU is writing it.
  */
-void edgedma_crash_region_write(void);
+void edgedma_crash_region_write(bool panic);
 
 /*
  * Readers, process context. What they say is revalidated after this boot

@@ -6,9 +6,14 @@
  * with interrupts off after the other CPUs were stopped, possibly holding
  * any lock. The capture therefore only tries locks (a part whose lock is
  * held is left out, and the record says so), claims store slots without
- * waiting, and skips the rate limit: there is no later. It happens once:
- * an oops that becomes a panic (oops=panic) is not snapshotted twice, and
- * an oops inside the capture cannot recurse into it.
+ * waiting, and skips the rate limit: there is no later. It happens once
+ * per kind: the first oops is snapshotted and written to the crash region,
+ * and so is a later panic (the kernel survived the oops), which writes the
+ * region again; an oops that becomes a panic (oops=panic: the same task
+ * panics) is not snapshotted twice, and an oops inside the capture cannot
+ * recurse into it. From the panic on, the hooks record nothing (checks.c):
+ * a console's DMA while the panic prints (netconsole) must not wait for a
+ * lock a stopped CPU holds.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,7 +28,12 @@
 #include "snapshot_capture.h"
 #include "trigger_crash.h"
 
-static atomic_t edgedma_crash_taken = ATOMIC_INIT(0);
+static atomic_t edgedma_oops_taken = ATOMIC_INIT(0);
+static atomic_t edgedma_panic_taken = ATOMIC_INIT(0);
+/* The task whose oops was snapshotted, told from a later one at its address. */
+static const struct task_struct *edgedma_oops_task;
+static u64 edgedma_oops_task_start;
+bool edgedma_panicking;
 
 static void edgedma_crash_snapshot(struct device *dev, void *arg)
 {
@@ -55,25 +65,39 @@ static void edgedma_crash_snapshots(const char *why)
 {
 	unsigned int n;
 
-	if (atomic_xchg(&edgedma_crash_taken, 1))
-		return;
 	n = edgedma_devrec_for_each_mapping(edgedma_crash_snapshot, (void *)why);
 	if (!n)
 		pr_emerg("no snapshot at %s: no device holds DMA mappings\n", why);
-	/* The ones just taken and those before, for the next boot. */
-	edgedma_crash_region_write();
 }
 
 static int edgedma_die_event(struct notifier_block *nb, unsigned long action, void *data)
 {
-	if (action == DIE_OOPS)
-		edgedma_crash_snapshots("oops");
+	if (action != DIE_OOPS || atomic_xchg(&edgedma_oops_taken, 1))
+		return NOTIFY_DONE;
+	edgedma_oops_task = current;
+	edgedma_oops_task_start = current->start_time;
+	edgedma_crash_snapshots("oops");
+	/* The ones just taken and those before, for the next boot. */
+	edgedma_crash_region_write(false);
+	return NOTIFY_DONE;
+}
+
+/* First of the panic notifiers: the hooks stand aside before anything prints. */
+static int edgedma_panic_begins(struct notifier_block *nb, unsigned long action, void *data)
+{
+	WRITE_ONCE(edgedma_panicking, true);
 	return NOTIFY_DONE;
 }
 
 static int edgedma_panic_event(struct notifier_block *nb, unsigned long action, void *data)
 {
-	edgedma_crash_snapshots("panic");
+	if (atomic_xchg(&edgedma_panic_taken, 1))
+		return NOTIFY_DONE;
+	/* The oops just snapshotted, ending in a panic: its snapshots stand. */
+	if (!(atomic_read(&edgedma_oops_taken) && edgedma_oops_task == current &&
+	      edgedma_oops_task_start == current->start_time))
+		edgedma_crash_snapshots("panic");
+	edgedma_crash_region_write(true);
 	return NOTIFY_DONE;
 }
 
@@ -85,6 +109,11 @@ static struct notifier_block edgedma_panic_nb = {
 	.notifier_call = edgedma_panic_event,
 };
 
+static struct notifier_block edgedma_panic_first_nb = {
+	.notifier_call = edgedma_panic_begins,
+	.priority = INT_MAX,
+};
+
 static bool edgedma_die_registered;
 
 int edgedma_crash_triggers_start(void)
@@ -94,6 +123,7 @@ int edgedma_crash_triggers_start(void)
 	if (err)
 		pr_warn("no snapshots at oops: register_die_notifier: %d\n", err);
 	edgedma_die_registered = !err;
+	atomic_notifier_chain_register(&panic_notifier_list, &edgedma_panic_first_nb);
 	atomic_notifier_chain_register(&panic_notifier_list, &edgedma_panic_nb);
 	return 0;
 }
@@ -101,6 +131,7 @@ int edgedma_crash_triggers_start(void)
 void edgedma_crash_triggers_stop(void)
 {
 	atomic_notifier_chain_unregister(&panic_notifier_list, &edgedma_panic_nb);
+	atomic_notifier_chain_unregister(&panic_notifier_list, &edgedma_panic_first_nb);
 	if (edgedma_die_registered)
 		unregister_die_notifier(&edgedma_die_nb);
 	edgedma_die_registered = false;

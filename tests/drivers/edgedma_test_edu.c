@@ -134,6 +134,11 @@
  *                                  mapped and unmapped, then the large one
  *                                  unmapped: mappings of two size classes
  *                                  live at once in edgedma's table
+ *   oops             oops   oops   a NULL write from the run file's write():
+ *                                  an oops the writer dies of, which the
+ *                                  kernel survives with panic_on_oops=0
+ *                                  (tests/guest/crash-cycle); only with
+ *                                  allow_unsafe=1
  *   free-irqs-off    WARN   WARN   dma_free_coherent() with interrupts off:
  *                                  only with allow_unsafe=1
  *   storm            quiet  quiet  storm_calls map+unmap pairs of a buffer at
@@ -2004,6 +2009,18 @@ static int edu_mode_storm(struct edu_test *t)
 }
 
 /*
+ * An oops on purpose, in the writer's context: edgedma snapshots the
+ * devices at the oops; with panic_on_oops=0 the kernel goes on, and a later
+ * panic is snapshotted and written to the crash region again.
+ */
+static int edu_mode_oops(struct edu_test *t)
+{
+	edu_rec(t, "oopsing on purpose");
+	*(volatile int *)NULL = 0;
+	return 0;
+}
+
+/*
  * dma_free_coherent() with interrupts disabled, as sym53c8xx's rmmod does:
  * the kernel WARNs (refused unless allow_unsafe=1; the test bed expects
  * that WARN in its free-irqs-off case).
@@ -2603,6 +2620,7 @@ static const struct edu_mode edu_modes[] = {
 	{ "storm", edu_mode_storm, EDU_ANY },
 	{ "free-irqs-off", edu_mode_free_irqs_off, 0,
 	  "dma_free_attrs() WARNs when interrupts are off" },
+	{ "oops", edu_mode_oops, 0, "oopses on purpose" },
 	{ "transfer", edu_mode_transfer, EDU_ANY | EDU_WITH_LOOP },
 	{ "loop", edu_mode_loop, EDU_ANY | EDU_WITH_LOOP },
 	{ "loop-stop", edu_mode_loop_stop, EDU_ANY | EDU_WITH_LOOP },
