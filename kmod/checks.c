@@ -435,14 +435,31 @@ static __always_inline u64 edgedma_device_phys(const struct edgedma_ctx *ctx, u6
 	return x->phys;
 }
 
+/*
+ * The mask the kernel placed a buffer made by a @kind call under: coherent
+ * allocations, and dma_alloc_pages() on the direct path (dma-direct's page
+ * allocator), under the coherent mask; streaming mappings, and pages
+ * behind an IOMMU (dma_common_alloc_pages() maps them), under the DMA mask.
+ */
+static __always_inline u64 edgedma_mask_for(const struct edgedma_ctx *ctx, u32 kind,
+					    bool *coherent)
+{
+	struct device *dev = ctx->call->dev;
+
+	*coherent = kind == EDGEDMA_CALL_ALLOC_COHERENT ||
+		    (kind == EDGEDMA_CALL_ALLOC_PAGES && !edgedma_call_domain(ctx));
+	if (*coherent)
+		return dev->coherent_dma_mask;
+	return dev->dma_mask ? *dev->dma_mask : 0;
+}
+
 static __always_inline void edgedma_check_segment(const struct edgedma_ctx *ctx, u64 dma_addr,
 				  u64 size, u64 cpu_phys, bool sg)
 {
 	struct device *dev = ctx->call->dev;
 	const struct edgedma_policy *p = ctx->policy;
-	bool coherent_alloc = ctx->call->kind == EDGEDMA_CALL_ALLOC_COHERENT;
-	u64 mask = coherent_alloc ? dev->coherent_dma_mask :
-		   (dev->dma_mask ? *dev->dma_mask : 0);
+	bool coherent_alloc;
+	u64 mask = edgedma_mask_for(ctx, ctx->call->kind, &coherent_alloc);
 	u64 boundary;
 	u64 dev_phys;
 
@@ -901,16 +918,16 @@ static void edgedma_sync_one(const struct edgedma_ctx *ctx, u64 addr, u64 size)
 	if (!static_branch_likely(&edgedma_tracking_mappings))
 		return;
 	if (edgedma_maptrack_find_containing(ctx->rec, addr, size, &m)) {
-		struct device *dev = c->dev;
-		u64 mask = dev->dma_mask ? *dev->dma_mask : 0;
+		bool coherent;
+		u64 mask = edgedma_mask_for(ctx, m.kind, &coherent);
 
 		/* The mask may have shrunk since the map (dma_set_mask later). */
 		if (mask && m.dma_addr + m.size - 1 > mask)
 			edgedma_found(ctx, EDGEDMA_FINDING_MASK_EXCEEDED, m.dma_addr,
 				      m.size, m.caller,
-				      "%s of a mapping at [%#llx, +%llu) made by %pS, which now lies above the device's DMA mask %#llx: the mask was narrowed while the mapping was live",
+				      "%s of a mapping at [%#llx, +%llu) made by %pS, which now lies above the device's %s mask %#llx: the mask was narrowed while the mapping was live",
 				      edgedma_call_name(c->kind), m.dma_addr, m.size,
-				      (void *)m.caller, mask);
+				      (void *)m.caller, coherent ? "coherent DMA" : "DMA", mask);
 		if (m.dir != DMA_BIDIRECTIONAL && c->dir != m.dir)
 			edgedma_found(ctx, EDGEDMA_FINDING_SYNC_MISMATCH, addr, size,
 				      m.caller, "%s with direction %s of a mapping %pS made %s",

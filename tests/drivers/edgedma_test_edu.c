@@ -134,6 +134,14 @@
  *                                  mapped and unmapped, then the large one
  *                                  unmapped: mappings of two size classes
  *                                  live at once in edgedma's table
+ *   pages-coherent-mask
+ *                    quiet  -      correct use: the streaming mask narrowed
+ *                                  to 24 bits, the coherent one widened to
+ *                                  32,
+ *                                  dma_alloc_pages() until a page lies above
+ *                                  it (dma-direct allocates under the
+ *                                  coherent mask; else skip), it synced,
+ *                                  all freed, the mask back
  *   oops             oops   oops   a NULL write from the run file's write():
  *                                  an oops the writer dies of, which the
  *                                  kernel survives with panic_on_oops=0
@@ -2008,6 +2016,63 @@ static int edu_mode_storm(struct edu_test *t)
 	return ret;
 }
 
+/* ---- mode: pages-coherent-mask ------------------------------------------ */
+
+#define EDU_PAGES_TRIES	64
+
+/*
+ * dma-direct allocates pages under the coherent mask; dma-iommu (through
+ * dma_common_alloc_pages()) maps them under the streaming one, so only the
+ * direct path can hand out pages above the streaming mask.
+ */
+static int edu_mode_pages_coherent_mask(struct edu_test *t)
+{
+	const size_t size = PAGE_SIZE;
+	struct page *pages[EDU_PAGES_TRIES];
+	dma_addr_t dmas[EDU_PAGES_TRIES];
+	unsigned int n, above = EDU_PAGES_TRIES;
+	int ret;
+
+	/*
+	 * The streaming mask narrowed to 24 bits (ZONE_DMA's 16 MiB), the
+	 * coherent one widened to 32: with a coherent mask under 32 bits
+	 * dma-direct falls back to ZONE_DMA itself, below both.
+	 */
+	ret = dma_set_mask(t->dev, DMA_BIT_MASK(24)) ?:
+	      dma_set_coherent_mask(t->dev, DMA_BIT_MASK(32));
+	if (ret) {
+		edu_rec(t, "skip dma_set_mask(24 bits), dma_set_coherent_mask(32 bits) failed: %d",
+			ret);
+		dma_set_mask_and_coherent(t->dev, t->mask);
+		return -EOPNOTSUPP;
+	}
+	/* Allocated until one lies above the streaming mask: the case to judge. */
+	for (n = 0; n < EDU_PAGES_TRIES && above == EDU_PAGES_TRIES; n++) {
+		pages[n] = dma_alloc_pages(t->dev, size, &dmas[n], DMA_BIDIRECTIONAL,
+					   GFP_KERNEL);
+		if (!pages[n])
+			break;
+		if (dmas[n] > DMA_BIT_MASK(24))
+			above = n;
+	}
+	if (above < EDU_PAGES_TRIES) {
+		edu_rec(t, "alloc_pages dma=%pad size=%zu (try %u) above mask=0x%llx, coherent_mask=0x%llx",
+			&dmas[above], size, above + 1, *t->dev->dma_mask,
+			t->dev->coherent_dma_mask);
+		dma_sync_single_for_device(t->dev, dmas[above], size, DMA_BIDIRECTIONAL);
+	} else {
+		edu_rec(t, "skip no dma_alloc_pages() page above mask 0x%llx in %u tries",
+			DMA_BIT_MASK(24), n);
+		ret = -EOPNOTSUPP;
+	}
+	while (n--)
+		if (pages[n])
+			dma_free_pages(t->dev, size, pages[n], dmas[n], DMA_BIDIRECTIONAL);
+	if (dma_set_mask_and_coherent(t->dev, t->mask))
+		edu_rec(t, "error dma_set_mask_and_coherent(0x%llx) back failed", t->mask);
+	return ret;
+}
+
 /*
  * An oops on purpose, in the writer's context: edgedma snapshots the
  * devices at the oops; with panic_on_oops=0 the kernel goes on, and a later
@@ -2620,6 +2685,8 @@ static const struct edu_mode edu_modes[] = {
 	{ "storm", edu_mode_storm, EDU_ANY },
 	{ "free-irqs-off", edu_mode_free_irqs_off, 0,
 	  "dma_free_attrs() WARNs when interrupts are off" },
+	{ "pages-coherent-mask", edu_mode_pages_coherent_mask, EDU_DIRECT,
+	  "dma-iommu maps dma_alloc_pages() buffers under the streaming mask" },
 	{ "oops", edu_mode_oops, 0, "oopses on purpose" },
 	{ "transfer", edu_mode_transfer, EDU_ANY | EDU_WITH_LOOP },
 	{ "loop", edu_mode_loop, EDU_ANY | EDU_WITH_LOOP },

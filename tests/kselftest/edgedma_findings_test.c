@@ -1219,6 +1219,9 @@ MODE_TEST(correct_noncoherent, .mode = "correct",
 MODE_TEST(large_and_small_in_one_bucket, .mode = "large-and-small",
 	  .load = "table_buckets=1")
 
+/* Pages are allocated under the coherent mask, not the streaming one. */
+MODE_TEST(pages_coherent_mask, .mode = "pages-coherent-mask")
+
 MODE_TEST(addr_misaligned, .mode = "addr-misaligned",
 	  .expect = EDGEDMA_FINDING_ADDR_MISALIGNED, .addr_align = 64)
 MODE_TEST(len_misaligned, .mode = "len-misaligned",
