@@ -264,22 +264,34 @@ bool edgedma_function_range(const char *name, unsigned long *start,
  * two instructions in on arm64 (the patchable entry, after a BTI landing
  * pad). A site is at most that far in, so the first match is the one.
  */
+static const unsigned int edgedma_ftrace_site_offsets[] = { 0, 4, 8 };
+
 int edgedma_ftrace_filter_function(struct ftrace_ops *ops, const char *name,
 				   unsigned long *start)
 {
-	static const unsigned int offsets[] = { 0, 4, 8 };
+	const unsigned int *offsets = edgedma_ftrace_site_offsets;
 	unsigned long end;
 	unsigned int i;
 	int err = -EINVAL;
 
 	if (!edgedma_function_range(name, start, &end))
 		return -ENOENT;
-	for (i = 0; i < ARRAY_SIZE(offsets) && *start + offsets[i] < end; i++) {
+	for (i = 0; i < ARRAY_SIZE(edgedma_ftrace_site_offsets) && *start + offsets[i] < end;
+	     i++) {
 		err = ftrace_set_filter_ip(ops, *start + offsets[i], 0, 0);
 		if (err != -EINVAL)
 			break;
 	}
 	return err;
+}
+
+void edgedma_ftrace_unfilter_function(struct ftrace_ops *ops, unsigned long start)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(edgedma_ftrace_site_offsets); i++)
+		if (!ftrace_set_filter_ip(ops, start + edgedma_ftrace_site_offsets[i], 1, 0))
+			return;
 }
 #endif
 

@@ -382,6 +382,8 @@ typedef struct pt_regs edgedma_ftrace_regs_t;
  */
 int edgedma_ftrace_filter_function(struct ftrace_ops *ops, const char *name,
 				   unsigned long *start);
+/* Takes that site out of @ops' filter again (@start as the filter gave). */
+void edgedma_ftrace_unfilter_function(struct ftrace_ops *ops, unsigned long start);
 /*
  * Frees what the filter holds, on an ops not registered (or no more):
  * 5.10 does not export ftrace_free_filter(); a reset to the empty filter

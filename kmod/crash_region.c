@@ -11,7 +11,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/crc32.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/kernel.h>
@@ -64,11 +63,6 @@ static unsigned int edgedma_index_len;
 static bool edgedma_index_after_write;
 
 /* CRC-32 as zlib computes it. */
-static u32 edgedma_crc(const void *p, size_t len)
-{
-	return ~crc32_le(~0U, p, len);
-}
-
 static u32 edgedma_region_header_crc(const struct edgedma_crash_region *h)
 {
 	struct edgedma_crash_region copy = *h;

@@ -107,12 +107,7 @@ static void edgedma_entry_hook_ftrace_del(struct edgedma_entry_hook *h)
 		unregister_ftrace_function(ops);
 		edgedma_ftrace_filter_clear(ops);
 	} else if (!edgedma_entry_site_shared(h)) {
-		/* The site start + 0, 4 or 8 that took the filter. */
-		unsigned int off;
-
-		for (off = 0; off <= 8; off += 4)
-			if (!ftrace_set_filter_ip(ops, h->start + off, 1, 0))
-				break;
+		edgedma_ftrace_unfilter_function(ops, h->start);
 	}
 	h->by_ftrace = false;
 }

@@ -19,7 +19,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/crc32.h>
 #include <linux/devcoredump.h>
 #include <linux/irq_work.h>
 #include <linux/ktime.h>
@@ -160,7 +159,7 @@ static int edgedma_snapshot_copy_out(u64 seq, void *buf, u32 size, bool header_o
 		return -EMSGSIZE;
 	memcpy(buf, slot->data, len);
 	if (crc)
-		*crc = ~crc32_le(~0U, slot->data, len);
+		*crc = edgedma_crc(slot->data, len);
 	/* The copy, then the generation check. */
 	smp_rmb();
 	if (atomic_read(&slot->generation) != gen)

@@ -9,6 +9,7 @@
 #define _EDGEDMA_SNAPSHOT_STORE_H
 
 #include <linux/atomic.h>
+#include <linux/crc32.h>
 #include <linux/types.h>
 
 struct edgedma_snapshot_slot;
@@ -52,10 +53,16 @@ void edgedma_snapshot_commit(struct edgedma_snapshot_slot *slot, u32 len,
  */
 int edgedma_snapshot_copy(u64 seq, void *buf, u32 size, bool header_only,
 			  u32 *record_size);
+/* The CRC-32 the crash region keeps of each record and of its header. */
+static inline u32 edgedma_crc(const void *p, size_t len)
+{
+	return ~crc32_le(~0U, p, len);
+}
+
 /*
- * The whole record, as edgedma_snapshot_copy(), and in *@crc its CRC-32
- * (~crc32_le(~0, ...)) computed from the stored record, not from @buf: the
- * crash region is write-combining memory, slow to read back.
+ * The whole record, as edgedma_snapshot_copy(), and in *@crc its
+ * edgedma_crc() computed from the stored record, not from @buf: the crash
+ * region is write-combining memory, slow to read back.
  */
 int edgedma_snapshot_copy_crc(u64 seq, void *buf, u32 size, u32 *crc);
 /* The size of stored snapshot @seq's record, 0 when it is not stored. */

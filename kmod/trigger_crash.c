@@ -83,19 +83,14 @@ static int edgedma_die_event(struct notifier_block *nb, unsigned long action, vo
 }
 
 /* First of the panic notifiers: the hooks stand aside before anything prints. */
-static int edgedma_panic_begins(struct notifier_block *nb, unsigned long action, void *data)
-{
-	WRITE_ONCE(edgedma_panicking, true);
-	return NOTIFY_DONE;
-}
-
 static int edgedma_panic_event(struct notifier_block *nb, unsigned long action, void *data)
 {
+	WRITE_ONCE(edgedma_panicking, true);
 	if (atomic_xchg(&edgedma_panic_taken, 1))
 		return NOTIFY_DONE;
 	/* The oops just snapshotted, ending in a panic: its snapshots stand. */
-	if (!(atomic_read(&edgedma_oops_taken) && edgedma_oops_task == current &&
-	      edgedma_oops_task_start == current->start_time))
+	if (edgedma_oops_task != current ||
+	    edgedma_oops_task_start != current->start_time)
 		edgedma_crash_snapshots("panic");
 	edgedma_crash_region_write(true);
 	return NOTIFY_DONE;
@@ -107,10 +102,6 @@ static struct notifier_block edgedma_die_nb = {
 
 static struct notifier_block edgedma_panic_nb = {
 	.notifier_call = edgedma_panic_event,
-};
-
-static struct notifier_block edgedma_panic_first_nb = {
-	.notifier_call = edgedma_panic_begins,
 	.priority = INT_MAX,
 };
 
@@ -123,7 +114,6 @@ int edgedma_crash_triggers_start(void)
 	if (err)
 		pr_warn("no snapshots at oops: register_die_notifier: %d\n", err);
 	edgedma_die_registered = !err;
-	atomic_notifier_chain_register(&panic_notifier_list, &edgedma_panic_first_nb);
 	atomic_notifier_chain_register(&panic_notifier_list, &edgedma_panic_nb);
 	return 0;
 }
@@ -131,7 +121,6 @@ int edgedma_crash_triggers_start(void)
 void edgedma_crash_triggers_stop(void)
 {
 	atomic_notifier_chain_unregister(&panic_notifier_list, &edgedma_panic_nb);
-	atomic_notifier_chain_unregister(&panic_notifier_list, &edgedma_panic_first_nb);
 	if (edgedma_die_registered)
 		unregister_die_notifier(&edgedma_die_nb);
 	edgedma_die_registered = false;
